@@ -1,0 +1,50 @@
+"""The `ruleskit` command line: one subcommand per module in `ruleskit.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .errors import RulesError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .commands import COMMANDS
+
+    parser = argparse.ArgumentParser(
+        prog="ruleskit",
+        description="Load, check, play, simulate and test board-game rule packs.",
+    )
+    parser.add_argument("--version", action="version", version=f"ruleskit {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        sub_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        sub_parser.set_defaults(handler=module.configure(sub_parser))
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except RulesError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

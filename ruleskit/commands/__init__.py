@@ -1,0 +1,11 @@
+"""The subcommands of the `ruleskit` command line.
+
+Each module has NAME, HELP and `configure(parser) -> handler`, where the
+handler takes the parsed arguments and returns the exit code.
+"""
+
+from types import ModuleType
+
+from . import check, replay
+
+COMMANDS: list[ModuleType] = [check, replay]

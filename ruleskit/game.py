@@ -1,0 +1,324 @@
+"""Loading a pack into a Game: reading, checking and compiling it once.
+
+`load(pack)` returns a `Game`, which holds the compiled pack and creates
+states with `new_game(players=N, seed=S)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .errors import LanguageError, PackError, did_you_mean
+from .lang.compiler import ANY, Compiler, Definition, Fn, Program, _element_type
+from .lang.parser import Origin
+from .model import Model
+from .packs import PackReader, PackSource, structure_defs
+from .schema import ActionDef, LimitDef, ReportDef, Source
+
+if TYPE_CHECKING:
+    from .runtime.state import State
+
+_LABEL_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@attrs.define
+class Param:
+    name: str
+    options: Fn
+    type: str
+
+
+@attrs.define
+class CompiledAction:
+    name: str
+    stages: list[str]
+    label: str
+    params: list[Param]
+    when: Fn | None
+    requires: list[tuple[Fn, str]]
+    costs: list[tuple[str, Fn]]
+    effect: Fn
+    limit: LimitDef
+    source: Source | None
+
+
+@attrs.define
+class CompiledStage:
+    name: str
+    label: str
+    on_enter: Fn
+    simultaneous: Fn | None
+    resolve: Fn
+
+
+@attrs.define
+class CompiledPhase:
+    name: str
+    stage: str
+    order: str | Fn
+    first: Fn
+    next: str | None
+    end_when: Fn | None
+    rounds: int | None
+    on_enter: Fn
+    on_turn_start: Fn
+    on_turn_end: Fn
+    on_round_end: Fn
+
+
+@attrs.define
+class Game:
+    """A compiled pack, ready to create games."""
+
+    name: str
+    version: str
+    min_players: int
+    max_players: int
+    content_hash: str
+    source: PackSource
+    model: Model
+    program: Program
+    actions: dict[str, CompiledAction]
+    stages: dict[str, CompiledStage]
+    phases: dict[str, CompiledPhase]
+    start_phase: str
+    setup: Fn
+    max_turns: int
+    ends: list[tuple[Fn, str]]
+    score: Fn
+    tiebreaks: list[Fn]
+    before_scoring: Fn
+    invariants: dict[str, tuple[Fn, str, Source | None]]
+    groups: dict[str, Fn]
+    heuristic: Fn | None
+    display: dict[str, Any]
+    definitions: dict[str, Any]
+
+    @property
+    def chain(self) -> list[str]:
+        return self.source.chain
+
+    def new_game(self, players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None) -> State:
+        """A new game, set up and run to its first decision."""
+        from .runtime.state import State
+
+        return State.new(self, players if players is not None else self.min_players, seed, options)
+
+    def summary(self) -> str:
+        parts = [
+            f"{len(self.actions)} actions", f"{len(self.stages)} stages", f"{len(self.phases)} phases",
+            f"{len(self.model.kinds)} kinds", f"{len(self.model.item_kind)} items", f"{len(self.model.zones)} zones",
+            f"{len(self.program.rules)} rules", f"{len(self.program.procs)} procedures",
+            f"{sum(len(h) for h in self.program.hooks.values())} hooks",
+        ]
+        return (f"{self.name} {self.version}: ok ({self.min_players}-{self.max_players} players; "
+                + ", ".join(parts) + ")")
+
+
+def load(pack: str | Path) -> Game:
+    """Load, check and compile a pack given by folder path or built-in name."""
+    source = PackReader().read(pack)
+    return GameBuilder(source).build()
+
+
+class GameBuilder:
+    """Turns a merged PackSource into a compiled Game."""
+
+    def __init__(self, source: PackSource) -> None:
+        self.source = source
+        self.defs = structure_defs(source)
+
+    def build(self) -> Game:
+        defs = self.defs
+        manifest = self.source.manifest
+        variables = dict(defs["vars"])
+        for name, counter in defs["counters"].items():
+            if name in variables:
+                raise _located(counter.source, f"'{name}' is both a var and a counter")
+            if counter.type != "int":
+                raise _located(counter.source, f"counter '{name}' must be an int")
+            variables[name] = counter
+        model = Model.build(manifest.name, manifest.version, manifest.players.min, manifest.players.max,
+                            defs["kinds"], variables, defs["zones"], defs["dice"], defs["board"])
+        self._check_names(model, variables)
+        self._check_starts(model, variables)
+        stage_names = set(defs["stages"])
+        compiler = Compiler(model, list(self.source.definitions.values()), stage_names)
+        program = compiler.compile_all()
+        self.compiler = compiler
+        self.model = model
+
+        for zone_name, zone in model.zones.items():
+            if zone.capacity is not None:
+                names = {} if zone.owner == "game" else {}
+                program.capacities[zone_name] = self._expr(zone.capacity, zone.source, ("capacity",),
+                                                           f"capacity of zone {zone_name}", names)
+
+        stages = {name: self._stage(name, d) for name, d in defs["stages"].items()}
+        phases = {name: self._phase(name, d, stages) for name, d in defs["phases"].items()}
+        actions = {name: self._action(name, d, stages) for name, d in defs["actions"].items()}
+        flow = defs["flow"]
+        if flow is None:
+            raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file())
+        if flow.start not in phases:
+            raise _located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
+        setup = self._block(flow.setup, flow.source, ("setup",), "flow setup")
+        scoring = defs["scoring"]
+        if scoring is None:
+            raise PackError("the pack has no [scoring] section", file=self._main_file())
+        score = self._expr(scoring.score, scoring.source, ("score",), "score", {"p": "player"})
+        tiebreaks = [self._expr(t, scoring.source, ("tiebreak",), "tiebreak", {"p": "player"}) for t in scoring.tiebreak]
+        before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
+        ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
+                for name, e in defs["end"].items()]
+        invariants = {
+            name: (self._expr(inv.check, inv.source, ("check",), f"invariant {name}"), inv.message or name, inv.source)
+            for name, inv in defs["invariants"].items()
+        }
+        report: ReportDef = defs["report"] or ReportDef()
+        groups = {name: self._expr(text, report.source, ("groups", name), f"group {name}", {"p": "player"})
+                  for name, text in report.groups.items()}
+        heuristic = (self._expr(report.heuristic, report.source, ("heuristic",), "heuristic", {"p": "player"})
+                     if report.heuristic else None)
+        return Game(
+            name=manifest.name, version=manifest.version, min_players=manifest.players.min,
+            max_players=manifest.players.max, content_hash=self.source.content_hash, source=self.source,
+            model=model, program=program, actions=actions, stages=stages, phases=phases, start_phase=flow.start,
+            setup=setup, max_turns=flow.max_turns, ends=ends, score=score, tiebreaks=tiebreaks,
+            before_scoring=before, invariants=invariants, groups=groups, heuristic=heuristic,
+            display=defs["display"] or {}, definitions=defs,
+        )
+
+    # ------------------------------------------------------------- checks
+
+    def _main_file(self) -> str:
+        from .packs import display_path
+
+        return display_path(self.source.root / "pack.toml")
+
+    def _check_names(self, model: Model, variables: dict[str, Any]) -> None:
+        taken: dict[str, str] = {}
+        for kind in model.kinds:
+            taken[kind] = "a kind"
+        for item in model.item_kind:
+            if item in taken:
+                raise PackError(f"item id '{item}' is also {taken[item]}")
+            taken[item] = "an item"
+        for name, var in variables.items():
+            if name in taken and var.owner != "player":
+                raise _located(var.source, f"var '{name}' has the same name as {taken[name]}")
+            taken.setdefault(name, "a var")
+        for name, zone in model.zones.items():
+            if zone.owner == "game" and name in taken:
+                raise _located(zone.source, f"zone '{name}' has the same name as {taken[name]}")
+
+    def _check_starts(self, model: Model, variables: dict[str, Any]) -> None:
+        all_vars = list(variables.items())
+        for kind_name, kind in model.kinds.items():
+            all_vars += [(f"{kind_name}.{n}", v) for n, v in kind.vars.items()]
+        for name, var in all_vars:
+            start = var.start
+            if start is None:
+                continue
+            if var.type == "int" and (not isinstance(start, int) or isinstance(start, bool)):
+                raise _located(var.source, f"var '{name}' is an int; its start must be a number, not {start!r}")
+            if var.type in model.kinds and (start not in model.item_kind or model.item_kind[start] != var.type):
+                raise _located(var.source, f"var '{name}' starts as '{start}', not an item of kind '{var.type}'",
+                               did_you_mean(str(start), model.items_of(var.type)))
+
+    # ------------------------------------------------------------- compiling snippets
+
+    def _origin(self, source: Source | None, keypath: tuple[str, ...]) -> Origin:
+        if source is None:
+            return Origin("<pack>")
+        return Origin(source.file, source.line or 1)
+
+    def _expr(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
+              names: dict[str, str] | None = None) -> Fn:
+        if not isinstance(text, str | int | bool):
+            raise _located(source, f"{what} should be an expression (a string), not {text!r}")
+        return self.compiler.expr(text, self._origin(source, keypath), names, what)
+
+    def _block(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
+               names: dict[str, str] | None = None) -> Fn:
+        if not isinstance(text, str):
+            raise _located(source, f"{what} should be rule-language statements (a string), not {text!r}")
+        return self.compiler.block(text, self._origin(source, keypath), names, what)
+
+    def _stage(self, name: str, d: Any) -> CompiledStage:
+        return CompiledStage(
+            name=name, label=d.label or name,
+            on_enter=self._block(d.on_enter, d.source, ("on_enter",), f"stage {name} on_enter"),
+            simultaneous=(self._expr(d.simultaneous, d.source, ("simultaneous",), f"stage {name} simultaneous")
+                          if d.simultaneous else None),
+            resolve=self._block(d.resolve, d.source, ("resolve",), f"stage {name} resolve"),
+        )
+
+    def _phase(self, name: str, d: Any, stages: dict[str, CompiledStage]) -> CompiledPhase:
+        if d.stage not in stages:
+            raise _located(d.source, f"phase '{name}' starts in unknown stage '{d.stage}'", did_you_mean(d.stage, stages))
+        if d.next is not None and d.next not in self.defs["phases"]:
+            raise _located(d.source, f"phase '{name}' is followed by unknown phase '{d.next}'",
+                           did_you_mean(d.next, self.defs["phases"]))
+        order: str | Fn = d.order
+        if d.order not in ("clockwise", "counterclockwise"):
+            order = self._expr(d.order, d.source, ("order",), f"phase {name} order")
+        return CompiledPhase(
+            name=name, stage=d.stage, order=order,
+            first=self._expr(d.first, d.source, ("first",), f"phase {name} first"),
+            next=d.next,
+            end_when=self._expr(d.end_when, d.source, ("end_when",), f"phase {name} end_when") if d.end_when else None,
+            rounds=d.rounds,
+            on_enter=self._block(d.on_enter, d.source, ("on_enter",), f"phase {name} on_enter"),
+            on_turn_start=self._block(d.on_turn_start, d.source, ("on_turn_start",), f"phase {name} on_turn_start"),
+            on_turn_end=self._block(d.on_turn_end, d.source, ("on_turn_end",), f"phase {name} on_turn_end"),
+            on_round_end=self._block(d.on_round_end, d.source, ("on_round_end",), f"phase {name} on_round_end"),
+        )
+
+    def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
+        stage_list = [d.stage] if isinstance(d.stage, str) else d.stage
+        if not isinstance(stage_list, list) or not all(isinstance(s, str) for s in stage_list):
+            raise _located(d.source, f"action '{name}': stage should be a stage name or a list of them")
+        for stage in stage_list:
+            if stage not in stages:
+                raise _located(d.source, f"action '{name}' is offered in unknown stage '{stage}'",
+                               did_you_mean(stage, stages))
+        names: dict[str, str] = {}
+        params = []
+        for param, text in d.params.items():
+            if param in ("me", "base"):
+                raise _located(d.source, f"action '{name}': '{param}' cannot name a parameter")
+            options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names))
+            param_type = self.compiler.last_type
+            names[param] = _element_type(param_type)
+            params.append(Param(param, options, names[param]))
+        when = self._expr(d.when, d.source, ("when",), f"action {name} when") if d.when is not None else None
+        requires = [(self._expr(r.check, d.source, ("require",), f"action {name} require", names), r.message)
+                    for r in d.require]
+        costs = []
+        for var, amount in d.cost.items():
+            if var not in self.model.player_vars or self.model.player_vars[var].type != "int":
+                raise _located(d.source, f"action '{name}' costs unknown player counter '{var}'",
+                               did_you_mean(var, self.model.player_vars))
+            costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names)))
+        effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
+        for field in _LABEL_FIELD.findall(d.label):
+            if field not in names:
+                raise _located(d.source, f"action '{name}' label names unknown parameter '{field}'",
+                               did_you_mean(field, names))
+        return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source)
+
+
+def _located(source: Source | None, message: str, hint: str | None = None) -> PackError:
+    if source is None:
+        return PackError(message, hint=hint)
+    return PackError(message, file=source.file, line=source.line, hint=hint)
+
+
+DefinitionMap = dict[tuple[str, str], Definition]
+LabelFn = Callable[[Any], str]

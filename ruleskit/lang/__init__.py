@@ -1,0 +1,1 @@
+"""The rule language: grammar loading, parsing, checking and compiling."""

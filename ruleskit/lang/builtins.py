@@ -1,0 +1,337 @@
+"""The functions a rule-language program may call.
+
+Each builtin takes the running context, a description of where it is called
+(for error messages), and its arguments. None of them reaches outside the
+game data; all of them finish in time bounded by their inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..errors import ProgramError
+from ..model import ZoneRef, edge_key
+from ..runtime import zones as zone_ops
+from ..runtime.context import Ctx
+from .values import MAX_INT, as_list, option_id
+
+MAX_RANGE = 10_000
+
+
+@attrs.frozen
+class Builtin:
+    fn: Callable[..., Any]
+    min_args: int
+    max_args: int
+    result: Callable[[list[str]], str]
+    doc: str
+
+
+def _fixed(type_name: str) -> Callable[[list[str]], str]:
+    return lambda types: type_name
+
+
+def _same_as_first(types: list[str]) -> str:
+    return types[0] if types else "any"
+
+
+def _element_of_first(types: list[str]) -> str:
+    if types and (types[0].startswith("list:") or types[0].startswith("zone:")):
+        return types[0][5:] or "any"
+    return "any"
+
+
+def _list_of_first(types: list[str]) -> str:
+    if types and types[0].startswith("zone:"):
+        return f"list:{types[0][5:] or 'any'}"
+    return types[0] if types and types[0].startswith("list:") else "list:any"
+
+
+def _items(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    return as_list(ctx.model, ctx.data, value, where)
+
+
+def _ints(ctx: Ctx, where: str, value: Any) -> list[int]:
+    items = _items(ctx, where, value)
+    for item in items:
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise ProgramError(f"expected numbers, got {item!r} in {where}")
+    return items
+
+
+def _zone(where: str, value: Any) -> ZoneRef:
+    if not isinstance(value, ZoneRef):
+        raise ProgramError(f"expected a zone in {where}")
+    return value
+
+
+def count(ctx: Ctx, where: str, value: Any, item: Any = None) -> int:
+    if item is not None:
+        if isinstance(value, ZoneRef):
+            return zone_ops.amount(ctx, value, item)
+        return sum(1 for x in _items(ctx, where, value) if x == item)
+    if isinstance(value, ZoneRef) and ctx.model.zones[value.name].type == "pool":
+        return sum(ctx.data["z"][value.key].values())
+    return len(_items(ctx, where, value))
+
+
+def total(ctx: Ctx, where: str, value: Any) -> int:
+    result = sum(_ints(ctx, where, value))
+    if abs(result) > MAX_INT:
+        raise ProgramError(f"number out of range in {where}")
+    return result
+
+
+def minimum(ctx: Ctx, where: str, value: Any, default: Any = None) -> Any:
+    items = _ints(ctx, where, value)
+    if not items:
+        if default is None:
+            raise ProgramError(f"min() of an empty list (give a default) in {where}")
+        return default
+    return min(items)
+
+
+def maximum(ctx: Ctx, where: str, value: Any, default: Any = None) -> Any:
+    items = _ints(ctx, where, value)
+    if not items:
+        if default is None:
+            raise ProgramError(f"max() of an empty list (give a default) in {where}")
+        return default
+    return max(items)
+
+
+def contains(ctx: Ctx, where: str, container: Any, item: Any) -> bool:
+    if isinstance(container, ZoneRef):
+        return zone_ops.amount(ctx, container, item) > 0
+    if isinstance(container, list):
+        return item in container
+    raise ProgramError(f"'in' needs a list or a zone in {where}")
+
+
+def _multiset(ctx: Ctx, where: str, value: Any) -> dict[Any, int]:
+    counts: dict[Any, int] = {}
+    for item in _items(ctx, where, value):
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
+def missing(ctx: Ctx, where: str, have: Any, need: Any) -> list[Any]:
+    """The elements of `need` that `have` lacks, counting repeats."""
+    available = _multiset(ctx, where, have)
+    result = []
+    for item in _items(ctx, where, need):
+        if available.get(item, 0) > 0:
+            available[item] -= 1
+        else:
+            result.append(item)
+    return result
+
+
+def common(ctx: Ctx, where: str, have: Any, need: Any) -> list[Any]:
+    """The elements of `need` that `have` holds, counting repeats."""
+    available = _multiset(ctx, where, have)
+    result = []
+    for item in _items(ctx, where, need):
+        if available.get(item, 0) > 0:
+            available[item] -= 1
+            result.append(item)
+    return result
+
+
+def contains_all(ctx: Ctx, where: str, have: Any, need: Any) -> bool:
+    return not missing(ctx, where, have, need)
+
+
+def make_range(ctx: Ctx, where: str, a: int, b: int | None = None) -> list[int]:
+    low, high = (0, a) if b is None else (a, b)
+    if high - low > MAX_RANGE:
+        raise ProgramError(f"range() longer than {MAX_RANGE} in {where}")
+    return list(range(low, high))
+
+
+def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
+    blocked = ctx.data["blocked"]
+    return [n for n in ctx.model.adjacency.get(node, ()) if edge_key(node, n) not in blocked]
+
+
+def neighbours(ctx: Ctx, where: str, node: Any) -> list[str]:
+    return list(ctx.model.adjacency.get(node, ()))
+
+
+def edges(ctx: Ctx, where: str) -> list[list[str]]:
+    return [[a, b] for a, b in ctx.model.edges]
+
+
+def is_blocked(ctx: Ctx, where: str, a: Any, b: Any) -> bool:
+    return edge_key(a, b) in ctx.data["blocked"]
+
+
+def blocked_edges(ctx: Ctx, where: str) -> list[list[str]]:
+    return [key.split("|") for key in ctx.data["blocked"]]
+
+
+def _player(ctx: Ctx, where: str, p: Any) -> int:
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < ctx.data["n"]:
+        raise ProgramError(f"{p!r} is not a player in {where}")
+    return p
+
+
+def next_player(ctx: Ctx, where: str, p: Any, steps: int = 1) -> int:
+    return (_player(ctx, where, p) + steps) % ctx.data["n"]
+
+
+def previous_player(ctx: Ctx, where: str, p: Any, steps: int = 1) -> int:
+    return (_player(ctx, where, p) - steps) % ctx.data["n"]
+
+
+def players_from(ctx: Ctx, where: str, p: Any, direction: str = "clockwise") -> list[int]:
+    start, n = _player(ctx, where, p), ctx.data["n"]
+    if direction == "clockwise":
+        return [(start + i) % n for i in range(n)]
+    if direction == "counterclockwise":
+        return [(start - i) % n for i in range(n)]
+    raise ProgramError(f"direction must be \"clockwise\" or \"counterclockwise\" in {where}")
+
+
+def first(ctx: Ctx, where: str, value: Any) -> Any:
+    items = _items(ctx, where, value)
+    return items[0] if items else None
+
+
+def last(ctx: Ctx, where: str, value: Any) -> Any:
+    items = _items(ctx, where, value)
+    return items[-1] if items else None
+
+
+def reverse(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    return list(reversed(_items(ctx, where, value)))
+
+
+def distinct(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    seen: set[str] = set()
+    result = []
+    for item in _items(ctx, where, value):
+        key = option_id(item)
+        if key not in seen:
+            seen.add(key)
+            result.append(item)
+    return result
+
+
+def without(ctx: Ctx, where: str, value: Any, item: Any) -> list[Any]:
+    """The list with the first occurrence of `item` removed."""
+    items = list(_items(ctx, where, value))
+    if item in items:
+        items.remove(item)
+    return items
+
+
+def index_of(ctx: Ctx, where: str, value: Any, item: Any) -> int:
+    items = _items(ctx, where, value)
+    if item not in items:
+        raise ProgramError(f"{item!r} is not in the list in {where}")
+    return items.index(item)
+
+
+def sort(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    items = _items(ctx, where, value)
+    try:
+        return sorted(items)
+    except TypeError:
+        raise ProgramError(f"sort() needs values of one kind in {where}") from None
+
+
+def items(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    return _items(ctx, where, value)
+
+
+def free(ctx: Ctx, where: str, zone: Any) -> int:
+    return zone_ops.free(ctx, _zone(where, zone))
+
+
+def used(ctx: Ctx, where: str, zone: Any) -> int:
+    return zone_ops.used(ctx, _zone(where, zone))
+
+
+def capacity(ctx: Ctx, where: str, zone: Any) -> int:
+    cap = zone_ops.capacity(ctx, _zone(where, zone))
+    return -1 if cap is None else cap
+
+
+def size_of(ctx: Ctx, where: str, zone: Any, item: Any) -> int:
+    return zone_ops.item_size(ctx, _zone(where, zone), item)
+
+
+def slots(ctx: Ctx, where: str, zone: Any) -> list[Any]:
+    ref = _zone(where, zone)
+    if ctx.model.zones[ref.name].type != "row":
+        raise ProgramError(f"slots() needs a row in {where}")
+    return list(ctx.data["z"][ref.key])
+
+
+def absolute(ctx: Ctx, where: str, value: int) -> int:
+    return abs(value)
+
+
+def any_of(ctx: Ctx, where: str, value: Any) -> bool:
+    return any(_items(ctx, where, value))
+
+
+def all_of(ctx: Ctx, where: str, value: Any) -> bool:
+    return all(_items(ctx, where, value))
+
+
+def clamp(ctx: Ctx, where: str, value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def smaller(ctx: Ctx, where: str, a: int, b: int) -> int:
+    return min(a, b)
+
+
+def larger(ctx: Ctx, where: str, a: int, b: int) -> int:
+    return max(a, b)
+
+
+BUILTINS: dict[str, Builtin] = {
+    "count": Builtin(count, 1, 2, _fixed("int"), "number of elements (of one item, if given)"),
+    "sum": Builtin(total, 1, 1, _fixed("int"), "sum of a list of numbers"),
+    "min": Builtin(minimum, 1, 2, _fixed("int"), "smallest number, or the default for an empty list"),
+    "max": Builtin(maximum, 1, 2, _fixed("int"), "largest number, or the default for an empty list"),
+    "lesser": Builtin(smaller, 2, 2, _fixed("int"), "the smaller of two numbers"),
+    "greater": Builtin(larger, 2, 2, _fixed("int"), "the larger of two numbers"),
+    "clamp": Builtin(clamp, 3, 3, _fixed("int"), "a number held within low..high"),
+    "abs": Builtin(absolute, 1, 1, _fixed("int"), "absolute value"),
+    "any": Builtin(any_of, 1, 1, _fixed("bool"), "whether any element is true"),
+    "all": Builtin(all_of, 1, 1, _fixed("bool"), "whether every element is true"),
+    "range": Builtin(make_range, 1, 2, _fixed("list:int"), "the numbers a..b-1 (or 0..a-1)"),
+    "first": Builtin(first, 1, 1, _element_of_first, "the first element, or none"),
+    "last": Builtin(last, 1, 1, _element_of_first, "the last element, or none"),
+    "reverse": Builtin(reverse, 1, 1, _list_of_first, "the list backwards"),
+    "distinct": Builtin(distinct, 1, 1, _list_of_first, "the list without repeats, in order"),
+    "without": Builtin(without, 2, 2, _list_of_first, "the list less the first occurrence of an element"),
+    "index_of": Builtin(index_of, 2, 2, _fixed("int"), "position of an element"),
+    "sort": Builtin(sort, 1, 1, _list_of_first, "the list in increasing order"),
+    "items": Builtin(items, 1, 1, _list_of_first, "the contents of a zone as a list"),
+    "missing": Builtin(missing, 2, 2, _fixed("list:any"), "what a list needs that a zone lacks, with repeats"),
+    "common": Builtin(common, 2, 2, _fixed("list:any"), "what a list needs that a zone holds, with repeats"),
+    "contains_all": Builtin(contains_all, 2, 2, _fixed("bool"), "whether a zone holds every element of a list"),
+    "free": Builtin(free, 1, 1, _fixed("int"), "capacity left in a zone"),
+    "used": Builtin(used, 1, 1, _fixed("int"), "capacity used in a zone"),
+    "capacity": Builtin(capacity, 1, 1, _fixed("int"), "capacity of a zone (-1 when unlimited)"),
+    "size_of": Builtin(size_of, 2, 2, _fixed("int"), "room an item takes in a zone"),
+    "slots": Builtin(slots, 1, 1, _fixed("list:any"), "the slots of a row, none where empty"),
+    "adjacent": Builtin(adjacent, 1, 1, _same_as_first_list := (lambda t: f"list:{t[0]}" if t else "list:any"),
+                        "nodes joined to a node by an open edge"),
+    "neighbours": Builtin(neighbours, 1, 1, _same_as_first_list, "nodes joined to a node, blocked or not"),
+    "edges": Builtin(edges, 0, 0, _fixed("list:list:any"), "every edge of the board as [a, b]"),
+    "blocked": Builtin(is_blocked, 2, 2, _fixed("bool"), "whether the edge between two nodes is blocked"),
+    "blocked_edges": Builtin(blocked_edges, 0, 0, _fixed("list:list:any"), "the blocked edges as [a, b]"),
+    "next_player": Builtin(next_player, 1, 2, _fixed("player"), "the player to the left (clockwise)"),
+    "previous_player": Builtin(previous_player, 1, 2, _fixed("player"), "the player to the right"),
+    "players_from": Builtin(players_from, 1, 2, _fixed("list:player"),
+                            "all players starting at one, \"clockwise\" or \"counterclockwise\""),
+}

@@ -1,0 +1,122 @@
+"""Parsing rule-language text with the Lark grammar.
+
+Parse errors become LanguageErrors that carry the file, line and column, with
+the offending line and a caret under the error.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import attrs
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import LanguageError
+from ..resources import grammar_path
+
+MAX_SOURCE_CHARS = 200_000
+MAX_NESTING = 60
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = grammar_path().read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", start=["module", "block", "expr"], propagate_positions=True)
+
+
+_FRIENDLY = {
+    "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMMA": "','", "EQUAL": "'='",
+    "DOT": "'.'", "$END": "end of text",
+}
+
+
+def _expected(names: set[str]) -> str:
+    shown = sorted({_FRIENDLY.get(n, n.lower()) for n in names})
+    if len(shown) > 8:
+        shown = shown[:8] + ["..."]
+    return ", ".join(shown)
+
+
+@attrs.frozen
+class Origin:
+    """Where a piece of source text came from: its file and the line it starts on."""
+
+    file: str
+    line: int = 1
+    column: int = 1
+
+    def at(self, line: int | None, column: int | None = None) -> tuple[int | None, int | None]:
+        if line is None:
+            return self.line, None
+        real_line = self.line + line - 1
+        real_column = (column or 1) + (self.column - 1 if line == 1 else 0)
+        return real_line, real_column
+
+
+def _check_nesting(text: str, origin: Origin) -> None:
+    depth = 0
+    line = 1
+    for char in text:
+        if char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise LanguageError(f"nesting deeper than {MAX_NESTING} levels", file=origin.file,
+                                    line=origin.line + line - 1)
+        elif char in ")]}":
+            depth -= 1
+        elif char == "\n":
+            line += 1
+
+
+def parse(text: str, start: str, origin: Origin) -> Tree:
+    """Parse `text` as a `module`, a `block` of statements, or an `expr`."""
+    if len(text) > MAX_SOURCE_CHARS:
+        raise LanguageError(f"source longer than {MAX_SOURCE_CHARS} characters", file=origin.file, line=origin.line)
+    _check_nesting(text, origin)
+    source = "{" + text + "\n}" if start == "block" else text
+    shift = 1 if start == "block" else 0
+    try:
+        return _parser().parse(source, start=start)
+    except UnexpectedInput as exc:
+        line, column = origin.at(exc.line if exc.line and exc.line > 0 else None,
+                                 (exc.column - shift if exc.line == 1 else exc.column) if exc.column and exc.column > 0 else None)
+        if isinstance(exc, UnexpectedCharacters):
+            message = f"unexpected character {text_at(source, exc.pos_in_stream)!r}"
+        elif isinstance(exc, UnexpectedEOF):
+            message = f"unexpected end of text; expected {_expected(set(exc.expected))}"
+        elif isinstance(exc, UnexpectedToken):
+            token = exc.token
+            shown = "end of text" if token.type == "$END" else repr(str(token))
+            message = f"unexpected {shown}; expected {_expected(set(exc.expected))}"
+        else:  # pragma: no cover - lark has no other kinds today
+            message = str(exc)
+        try:
+            context = exc.get_context(source, span=60)
+        except Exception:  # noqa: BLE001 - context is a nicety only
+            context = None
+        raise LanguageError(message, file=origin.file, line=line, column=column, context=context) from None
+    except RecursionError:
+        raise LanguageError("source nested too deeply", file=origin.file, line=origin.line) from None
+
+
+def text_at(text: str, pos: int | None) -> str:
+    if pos is None or pos >= len(text):
+        return ""
+    return text[pos]
+
+
+def position(node: Tree | Token) -> tuple[int | None, int | None]:
+    """Line and column of a node inside its own source text."""
+    if isinstance(node, Token):
+        return node.line, node.column
+    meta = node.meta
+    if getattr(meta, "empty", True):
+        for child in node.children:
+            if isinstance(child, Tree | Token):
+                line, column = position(child)
+                if line is not None:
+                    return line, column
+        return None, None
+    return meta.line, meta.column

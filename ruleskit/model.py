@@ -1,0 +1,215 @@
+"""The static model of a loaded pack: kinds, items, vars, zones, board and dice.
+
+Built once from the structured definitions; it validates cross-references
+(an item's fields, a zone's kind, an edge's nodes) and answers the questions
+the compiler and the runtime ask about names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .errors import PackError, did_you_mean
+from .schema import BoardDef, DieDef, KindDef, Source, VarDef, ZoneDef
+
+BASE_TYPES = ("int", "bool", "str", "player", "any")
+RESERVED = {
+    "me", "active", "players", "player_count", "base", "true", "false", "none", "turn_number",
+    "round_number", "stage", "phase", "if", "then", "else", "and", "or", "not", "in", "for", "let", "set",
+}
+
+
+def located(source: Source | None, message: str, hint: str | None = None) -> PackError:
+    if source is None:
+        return PackError(message, hint=hint)
+    return PackError(message, file=source.file, line=source.line, hint=hint)
+
+
+@attrs.define
+class ZoneRef:
+    """A zone as a value: its name and, for a player's zone, the owner."""
+
+    name: str
+    owner: int | None = None
+
+    @property
+    def key(self) -> str:
+        return self.name if self.owner is None else f"{self.name}@{self.owner}"
+
+
+@attrs.define
+class Model:
+    name: str
+    version: str
+    min_players: int
+    max_players: int
+    kinds: dict[str, KindDef]
+    game_vars: dict[str, VarDef]
+    player_vars: dict[str, VarDef]
+    zones: dict[str, ZoneDef]
+    dice: dict[str, DieDef]
+    board: BoardDef | None
+    item_kind: dict[str, str] = attrs.Factory(dict)
+    item_data: dict[str, dict[str, Any]] = attrs.Factory(dict)
+    adjacency: dict[str, list[str]] = attrs.Factory(dict)
+    edges: list[tuple[str, str]] = attrs.Factory(list)
+
+    # ------------------------------------------------------------- building
+
+    @classmethod
+    def build(cls, name: str, version: str, min_players: int, max_players: int, kinds: dict[str, KindDef],
+              variables: dict[str, VarDef], zones: dict[str, ZoneDef], dice: dict[str, DieDef],
+              board: BoardDef | None) -> Model:
+        game_vars = {k: v for k, v in variables.items() if v.owner in ("game", "turn")}
+        player_vars = {k: v for k, v in variables.items() if v.owner == "player"}
+        model = cls(name, version, min_players, max_players, kinds, game_vars, player_vars, zones, dice, board)
+        model._index_items()
+        model._check_types()
+        model._check_zones()
+        model._build_board()
+        return model
+
+    def _index_items(self) -> None:
+        for kind_name, kind in self.kinds.items():
+            if kind_name in RESERVED or kind_name in BASE_TYPES:
+                raise located(kind.source, f"'{kind_name}' is a reserved word and cannot name a kind")
+            ids = list(kind.items)
+            if kind.per_player:
+                ids = [f"{kind_name}_{p}" for p in range(self.max_players)] + ids
+            for item_id in ids:
+                fields = kind.items.get(item_id, {})
+                source = kind.item_lines.get(item_id, kind.source)
+                if item_id in self.item_kind:
+                    raise located(source, f"item id '{item_id}' of kind '{kind_name}' is already used by kind "
+                                          f"'{self.item_kind[item_id]}'", "item ids are unique across a pack")
+                if item_id in RESERVED:
+                    raise located(source, f"'{item_id}' is a reserved word and cannot name an item")
+                for field in fields:
+                    if field not in kind.fields and field != "name":
+                        raise located(source, f"item '{item_id}' sets unknown field '{field}' of kind '{kind_name}'",
+                                      did_you_mean(field, kind.fields))
+                data: dict[str, Any] = {"id": item_id, "name": fields.get("name", item_id)}
+                for field, ftype in kind.fields.items():
+                    if field in fields:
+                        data[field] = fields[field]
+                    else:
+                        data[field] = default_of(ftype)
+                if kind.per_player and item_id.startswith(f"{kind_name}_") and item_id not in kind.items:
+                    data["owner"] = int(item_id.rsplit("_", 1)[1])
+                else:
+                    data.setdefault("owner", None)
+                self.item_kind[item_id] = kind_name
+                self.item_data[item_id] = data
+
+    def check_type(self, type_name: str, source: Source | None, what: str) -> None:
+        inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else type_name
+        if inner == "list":
+            return
+        if inner not in BASE_TYPES and inner not in self.kinds:
+            raise located(source, f"{what} has unknown type '{type_name}'",
+                          did_you_mean(inner, list(BASE_TYPES) + list(self.kinds)))
+
+    def _check_types(self) -> None:
+        for kind_name, kind in self.kinds.items():
+            for field, ftype in kind.fields.items():
+                self.check_type(ftype, kind.source, f"field '{kind_name}.{field}'")
+                for item_id, values in kind.items.items():
+                    if field in values:
+                        self._check_value(values[field], ftype, kind.item_lines.get(item_id, kind.source),
+                                          f"field '{field}' of item '{item_id}'")
+            for var_name, var in kind.vars.items():
+                self.check_type(var.type, var.source or kind.source, f"var '{kind_name}.{var_name}'")
+        for var_name, var in list(self.game_vars.items()) + list(self.player_vars.items()):
+            self.check_type(var.type, var.source, f"var '{var_name}'")
+
+    def _check_value(self, value: Any, ftype: str, source: Source | None, what: str) -> None:
+        if ftype.startswith("list"):
+            if not isinstance(value, list):
+                raise located(source, f"{what} should be a list, not {value!r}")
+            inner = ftype[5:-1] if ftype.startswith("list[") else "any"
+            for element in value:
+                self._check_value(element, inner, source, what)
+            return
+        if ftype == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise located(source, f"{what} should be an integer, not {value!r}")
+        if ftype == "bool" and not isinstance(value, bool):
+            raise located(source, f"{what} should be true or false, not {value!r}")
+        if ftype == "str" and not isinstance(value, str):
+            raise located(source, f"{what} should be a string, not {value!r}")
+        if ftype in self.kinds and value is not None:
+            if value not in self.item_kind or self.item_kind[value] != ftype:
+                raise located(source, f"{what} names '{value}', which is not an item of kind '{ftype}'",
+                              did_you_mean(str(value), self.items_of(ftype)))
+
+    def _check_zones(self) -> None:
+        for zone_name, zone in self.zones.items():
+            if zone.of and zone.of not in self.kinds:
+                raise located(zone.source, f"zone '{zone_name}' holds unknown kind '{zone.of}'",
+                              did_you_mean(zone.of, self.kinds))
+            if zone.type == "row" and zone.slots <= 0:
+                raise located(zone.source, f"row zone '{zone_name}' needs slots > 0")
+            if zone.size is not None and zone.of and zone.size not in self.kinds[zone.of].fields:
+                raise located(zone.source, f"zone '{zone_name}' sizes items by unknown field '{zone.size}'",
+                              did_you_mean(zone.size, self.kinds[zone.of].fields))
+            if isinstance(zone.start, dict):
+                for item, count in zone.start.items():
+                    self._check_member(zone_name, zone, item)
+                    if not isinstance(count, int) or count < 0:
+                        raise located(zone.source, f"zone '{zone_name}' starts with a bad count for '{item}'")
+            elif isinstance(zone.start, list):
+                for item in zone.start:
+                    self._check_member(zone_name, zone, item)
+
+    def _check_member(self, zone_name: str, zone: ZoneDef, item: str) -> None:
+        if item not in self.item_kind or (zone.of and self.item_kind[item] != zone.of):
+            raise located(zone.source, f"zone '{zone_name}' starts with '{item}', not an item of kind '{zone.of}'",
+                          did_you_mean(item, self.items_of(zone.of) if zone.of else self.item_kind))
+
+    def _build_board(self) -> None:
+        if self.board is None:
+            return
+        if self.board.nodes not in self.kinds:
+            raise located(self.board.source, f"board nodes name unknown kind '{self.board.nodes}'",
+                          did_you_mean(self.board.nodes, self.kinds))
+        nodes = self.items_of(self.board.nodes)
+        self.adjacency = {node: [] for node in nodes}
+        for edge in self.board.edges:
+            if len(edge) != 2:
+                raise located(self.board.source, f"an edge joins exactly two nodes, not {edge!r}")
+            a, b = edge
+            for end in (a, b):
+                if end not in self.adjacency:
+                    raise located(self.board.source, f"edge {edge!r} names unknown node '{end}'",
+                                  did_you_mean(end, nodes))
+            if b in self.adjacency[a]:
+                raise located(self.board.source, f"edge {edge!r} is listed twice")
+            self.adjacency[a].append(b)
+            self.adjacency[b].append(a)
+            self.edges.append((a, b))
+
+    # ------------------------------------------------------------- queries
+
+    def items_of(self, kind: str, players: int | None = None) -> list[str]:
+        result = [i for i, k in self.item_kind.items() if k == kind]
+        if players is not None:
+            result = [i for i in result if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
+        return result
+
+    def per_player_kinds(self) -> list[str]:
+        return [k for k, d in self.kinds.items() if d.per_player]
+
+
+def default_of(type_name: str) -> Any:
+    if type_name == "int":
+        return 0
+    if type_name == "bool":
+        return False
+    if type_name.startswith("list"):
+        return []
+    return None
+
+
+def edge_key(a: str, b: str) -> str:
+    return f"{a}|{b}" if a <= b else f"{b}|{a}"

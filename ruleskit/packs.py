@@ -1,0 +1,456 @@
+"""Finding, reading and merging packs, including chains of variants.
+
+A pack is a folder with `pack.toml` and the TOML and `.rk` files it lists.
+A variant names its base with `extends`; it inherits every definition and
+adds new ones, replaces (`[replace.SECTION.NAME]`, `replace rule ...`),
+updates (`[update.SECTION.NAME]`, a deep merge of keys) or removes
+(`remove = ["SECTION.NAME"]`, `remove hook NAME`) the base's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+
+from .errors import PackError, did_you_mean
+from .lang.compiler import Definition, read_module
+from .lang.parser import Origin
+from .resources import builtin_packs
+from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
+from .tomlfile import TomlDoc, read_toml
+
+MANIFEST_KEYS = {"name", "version", "players", "files", "extends", "description", "remove"}
+VARIANT_TABLES = ("replace", "update")
+MAX_CHAIN = 16
+
+
+@attrs.define
+class RawDef:
+    """One named definition as written, with where it was written."""
+
+    section: str
+    name: str
+    data: Any
+    doc: TomlDoc
+    keypath: tuple[str, ...]
+    pack: str
+    item_sources: dict[str, tuple[TomlDoc, tuple[str, ...]]] = attrs.Factory(dict)
+
+    @property
+    def source(self) -> Source:
+        return Source(self.doc.path, self.doc.line_of(self.keypath), self.pack)
+
+
+@attrs.define
+class Change:
+    """What one layer of a variant chain did to a definition (for `diff`)."""
+
+    pack: str
+    action: str  # "add", "replace", "update", "remove"
+    key: str
+    before: Any = None
+    after: Any = None
+
+
+@attrs.define
+class PackSource:
+    """The merged, not yet compiled, content of a pack and its bases."""
+
+    manifest: Manifest
+    root: Path
+    chain: list[str]
+    defs: dict[tuple[str, str], RawDef]
+    definitions: dict[tuple[str, str], Definition]
+    content_hash: str
+    changes: list[Change] = attrs.Factory(list)
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
+    """A pack folder from a path, a path relative to a variant, or a built-in name."""
+    text = str(ref)
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / text)
+    candidates.append(Path(text))
+    for candidate in candidates:
+        if (candidate / "pack.toml").is_file():
+            return candidate.resolve()
+        if candidate.name == "pack.toml" and candidate.is_file():
+            return candidate.parent.resolve()
+    builtins = builtin_packs()
+    if text in builtins:
+        return builtins[text].resolve()
+    hint = did_you_mean(text, builtins)
+    if hint is None and builtins:
+        hint = "built-in packs: " + ", ".join(builtins)
+    raise PackError(f"no pack found at '{text}' (a folder with pack.toml, or a built-in pack name)", hint=hint)
+
+
+def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, keypath: tuple[str, ...],
+               what: str) -> Any:
+    if not isinstance(data, dict):
+        raise doc.error(keypath, f"{what} should be a table, not {type(data).__name__}")
+    for reserved in ("source", "item_lines"):
+        if reserved in data:
+            raise doc.error(keypath + (reserved,), f"unknown key '{reserved}' in {what}")
+    try:
+        return converter.structure(data, cls)
+    except cattrs.BaseValidationError as exc:
+        messages = cattrs.transform_error(exc)
+        first = messages[0] if messages else str(exc)
+        message, _, path = first.partition(" @ ")
+        sub = _path_parts(path)
+        fields = [f.name for f in attrs.fields(cls) if f.name not in ("source", "item_lines")]
+        hint = None
+        if message.startswith("extra fields found"):
+            extra = message[message.find("(") + 1: message.rfind(")")].split(",")[0].strip()
+            sub = sub + (extra,)
+            hint = did_you_mean(extra, fields) or ("known keys: " + ", ".join(fields))
+            message = f"unknown key '{extra}'"
+        elif message.startswith("required field missing"):
+            message = f"missing key '{sub[-1]}'" if sub else "missing key"
+            sub = sub[:-1]
+        else:
+            message = f"{message} at '{'.'.join(sub)}'" if sub else message
+        raise doc.error(keypath + sub, f"{what}: {message}", hint) from None
+
+
+def _path_parts(path: str) -> tuple[str, ...]:
+    path = path.strip().removeprefix("$")
+    parts: list[str] = []
+    for piece in path.replace("[", ".").replace("]", "").split("."):
+        piece = piece.strip("'\"")
+        if piece:
+            parts.append(piece)
+    return tuple(parts)
+
+
+def make_converter() -> cattrs.Converter:
+    return cattrs.Converter(forbid_extra_keys=True)
+
+
+class PackReader:
+    """Reads a pack and its chain of bases into one PackSource."""
+
+    def __init__(self) -> None:
+        self.converter = make_converter()
+        self.hasher = hashlib.sha256()
+
+    def read(self, ref: str | Path) -> PackSource:
+        root = find_pack(ref)
+        return self._read(root, [])
+
+    def _read(self, root: Path, seen: list[Path]) -> PackSource:
+        if root in seen:
+            cycle = " -> ".join(p.name for p in seen + [root])
+            raise PackError(f"variant chain loops back on itself: {cycle}", file=display_path(root / "pack.toml"))
+        if len(seen) >= MAX_CHAIN:
+            raise PackError(f"variant chain longer than {MAX_CHAIN} packs", file=display_path(root / "pack.toml"))
+        manifest_doc = read_toml(root / "pack.toml", display_path(root / "pack.toml"))
+        manifest = self._manifest(manifest_doc)
+        base: PackSource | None = None
+        if manifest.extends:
+            try:
+                base_root = find_pack(manifest.extends, relative_to=root)
+            except PackError as exc:
+                raise manifest_doc.error(("extends",), f"extends '{manifest.extends}': {exc.message}", exc.hint) from None
+            base = self._read(base_root, seen + [root])
+        self._hash_file(root / "pack.toml")
+        layer = _Layer(self, manifest, root, manifest_doc, base)
+        return layer.merge()
+
+    def _manifest(self, doc: TomlDoc) -> Manifest:
+        data = {k: v for k, v in doc.data.items() if k in MANIFEST_KEYS and k != "remove"}
+        for key in doc.data:
+            if key not in MANIFEST_KEYS:
+                raise doc.error((key,), f"unknown key '{key}' in pack.toml",
+                                did_you_mean(key, MANIFEST_KEYS) or "definitions go in the files the pack lists")
+        manifest = _structure(self.converter, data, Manifest, doc, (), "pack.toml")
+        if manifest.players.min < 1 or manifest.players.max < manifest.players.min or manifest.players.max > 16:
+            raise doc.error(("players",), "players needs 1 <= min <= max <= 16")
+        return manifest
+
+    def _hash_file(self, path: Path) -> None:
+        self.hasher.update(path.name.encode())
+        self.hasher.update(path.read_bytes())
+
+
+class _Layer:
+    """One pack of a chain, merged over its base."""
+
+    def __init__(self, reader: PackReader, manifest: Manifest, root: Path, manifest_doc: TomlDoc,
+                 base: PackSource | None) -> None:
+        self.reader = reader
+        self.manifest = manifest
+        self.root = root
+        self.manifest_doc = manifest_doc
+        self.base = base
+        self.defs: dict[tuple[str, str], RawDef] = dict(base.defs) if base else {}
+        self.definitions: dict[tuple[str, str], Definition] = dict(base.definitions) if base else {}
+        self.base_keys = set(self.defs)
+        self.base_definitions = set(self.definitions)
+        self.added_here: set[tuple[str, str]] = set()
+        self.changes: list[Change] = list(base.changes) if base else []
+
+    @property
+    def is_variant(self) -> bool:
+        return self.base is not None
+
+    def merge(self) -> PackSource:
+        for path in self._files():
+            self.reader._hash_file(path)
+            if path.suffix == ".rk":
+                self._merge_module(path)
+            else:
+                self._merge_toml(path)
+        self._apply_removals(self.manifest_doc)
+        chain = (self.base.chain if self.base else []) + [self.manifest.name]
+        return PackSource(self.manifest, self.root, chain, self.defs, self.definitions,
+                          self.reader.hasher.hexdigest(), self.changes)
+
+    def _files(self) -> list[Path]:
+        root = self.root.resolve()
+        if not self.manifest.files:
+            found = [p for p in sorted(root.iterdir()) if p.suffix in (".toml", ".rk") and p.name != "pack.toml"]
+            return found
+        result = []
+        for name in self.manifest.files:
+            path = (root / name).resolve()
+            if root not in path.parents:
+                raise self.manifest_doc.error(("files",), f"file '{name}' points outside the pack folder")
+            if path.suffix not in (".toml", ".rk"):
+                raise self.manifest_doc.error(("files",), f"file '{name}' is neither .toml nor .rk")
+            if not path.is_file():
+                raise self.manifest_doc.error(("files",), f"file '{name}' listed in pack.toml does not exist")
+            result.append(path)
+        return result
+
+    # ------------------------------------------------------------- TOML
+
+    def _merge_toml(self, path: Path) -> None:
+        doc = read_toml(path, display_path(path))
+        known = list(SECTIONS) + list(SINGLETONS) + list(VARIANT_TABLES) + ["remove"]
+        for key, value in doc.data.items():
+            if key in SECTIONS:
+                if not isinstance(value, dict):
+                    raise doc.error((key,), f"[{key}] should be a table of named definitions")
+                for name, data in value.items():
+                    self._add(key, name, data, doc, (key, name))
+            elif key in SINGLETONS:
+                self._add(key, "", value, doc, (key,))
+            elif key in VARIANT_TABLES:
+                self._variant_table(key, value, doc)
+            elif key == "remove":
+                continue
+            else:
+                raise doc.error((key,), f"unknown section '{key}'", did_you_mean(key, known))
+        self._apply_removals(doc)
+
+    def _add(self, section: str, name: str, data: Any, doc: TomlDoc, keypath: tuple[str, ...]) -> None:
+        key = (section, name)
+        label = f"{section}.{name}" if name else section
+        if key in self.defs:
+            existing = self.defs[key]
+            if key in self.base_keys and key not in self.added_here:
+                if section == "kinds" and isinstance(data, dict) and set(data) == {"items"}:
+                    self._add_items(existing, data["items"], doc, keypath)
+                    return
+                raise doc.error(keypath, f"{label} is already defined by pack '{existing.pack}' "
+                                f"({existing.source.file}:{existing.source.line})",
+                                f"to change it write [replace.{label}] or [update.{label}]")
+            raise doc.error(keypath, f"{label} is defined twice (first at {existing.source.file}:{existing.source.line})")
+        raw = RawDef(section, name, data, doc, keypath, self.manifest.name)
+        if section == "kinds" and isinstance(data, dict):
+            items = data.get("items", {})
+            if isinstance(items, dict):
+                raw.item_sources = {item: (doc, keypath + ("items", item)) for item in items}
+        self.defs[key] = raw
+        self.added_here.add(key)
+        if self.is_variant:
+            self.changes.append(Change(self.manifest.name, "add", label, None, data))
+
+    def _add_items(self, existing: RawDef, items: Any, doc: TomlDoc, keypath: tuple[str, ...]) -> None:
+        if not isinstance(items, dict):
+            raise doc.error(keypath + ("items",), "items should be a table of item ids")
+        merged = dict(existing.data)
+        old_items = dict(merged.get("items", {}))
+        for item, values in items.items():
+            if item in old_items:
+                raise doc.error(keypath + ("items", item), f"item '{item}' already exists in kind '{existing.name}'",
+                                f"write [update.kinds.{existing.name}.items.{item}] to change it")
+            old_items[item] = values
+            self.changes.append(Change(self.manifest.name, "add", f"kinds.{existing.name}.items.{item}", None, values))
+        merged["items"] = old_items
+        raw = attrs.evolve(existing, data=merged)
+        raw.item_sources = dict(existing.item_sources)
+        raw.item_sources.update({item: (doc, keypath + ("items", item)) for item in items})
+        self.defs[(existing.section, existing.name)] = raw
+
+    def _variant_table(self, table: str, value: Any, doc: TomlDoc) -> None:
+        if not self.is_variant:
+            raise doc.error((table,), f"[{table}.*] is for variants; this pack has no 'extends'")
+        if not isinstance(value, dict):
+            raise doc.error((table,), f"[{table}] should hold tables like [{table}.actions.NAME]")
+        for section, entries in value.items():
+            if section in SINGLETONS:
+                self._change(table, section, "", entries, doc, (table, section))
+            elif section in SECTIONS:
+                if not isinstance(entries, dict):
+                    raise doc.error((table, section), f"[{table}.{section}] should hold named definitions")
+                for name, data in entries.items():
+                    self._change(table, section, name, data, doc, (table, section, name))
+            else:
+                raise doc.error((table, section), f"unknown section '{section}'",
+                                did_you_mean(section, list(SECTIONS) + list(SINGLETONS)))
+
+    def _change(self, table: str, section: str, name: str, data: Any, doc: TomlDoc, keypath: tuple[str, ...]) -> None:
+        key = (section, name)
+        label = f"{section}.{name}" if name else section
+        if key not in self.defs:
+            names = [n for s, n in self.defs if s == section]
+            raise doc.error(keypath, f"cannot {table} {label}: the base pack has no such definition",
+                            did_you_mean(name, names) if name else None)
+        existing = self.defs[key]
+        if table == "replace":
+            new = RawDef(section, name, data, doc, keypath, self.manifest.name)
+            if section == "kinds" and isinstance(data, dict):
+                new.item_sources = {i: (doc, keypath + ("items", i)) for i in data.get("items", {})}
+        else:
+            if not isinstance(data, dict) or not isinstance(existing.data, dict):
+                raise doc.error(keypath, f"update needs tables on both sides for {label}")
+            merged = _deep_merge(existing.data, data)
+            new = attrs.evolve(existing, data=merged, doc=doc, keypath=keypath, pack=self.manifest.name)
+            new.item_sources = dict(existing.item_sources)
+            for item in data.get("items", {}) if section == "kinds" else ():
+                new.item_sources[item] = (doc, keypath + ("items", item))
+        self.defs[key] = new
+        self.changes.append(Change(self.manifest.name, table, label, existing.data, new.data))
+
+    def _apply_removals(self, doc: TomlDoc) -> None:
+        removals = doc.data.get("remove", [])
+        if not removals:
+            return
+        if not self.is_variant:
+            raise doc.error(("remove",), "'remove' is for variants; this pack has no 'extends'")
+        if not isinstance(removals, list) or not all(isinstance(r, str) for r in removals):
+            raise doc.error(("remove",), "'remove' should be a list of names like \"actions.NAME\"")
+        for entry in removals:
+            self._remove(entry, doc)
+
+    def _remove(self, entry: str, doc: TomlDoc) -> None:
+        parts = entry.split(".")
+        if len(parts) == 4 and parts[0] == "kinds" and parts[2] == "items":
+            key = ("kinds", parts[1])
+            if key not in self.defs or parts[3] not in self.defs[key].data.get("items", {}):
+                items = list(self.defs[key].data.get("items", {})) if key in self.defs else []
+                raise doc.error(("remove",), f"cannot remove {entry}: no such item", did_you_mean(parts[3], items))
+            existing = self.defs[key]
+            data = dict(existing.data)
+            data["items"] = {k: v for k, v in data["items"].items() if k != parts[3]}
+            self.defs[key] = attrs.evolve(existing, data=data)
+            self.changes.append(Change(self.manifest.name, "remove", entry, existing.data["items"][parts[3]], None))
+            return
+        section, _, name = entry.partition(".")
+        key = (section, name)
+        if section in SINGLETONS:
+            key = (section, "")
+        if key not in self.defs:
+            names = [f"{s}.{n}" if n else s for s, n in self.defs]
+            raise doc.error(("remove",), f"cannot remove {entry}: the base pack has no such definition",
+                            did_you_mean(entry, names))
+        self.changes.append(Change(self.manifest.name, "remove", entry, self.defs[key].data, None))
+        del self.defs[key]
+
+    # ------------------------------------------------------------- rule language
+
+    def _merge_module(self, path: Path) -> None:
+        display = display_path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PackError(f"cannot read file: {exc}", file=display) from None
+        definitions, removals = read_module(text, Origin(display), self.manifest.name)
+        for definition in definitions:
+            group = "hook" if definition.kind in ("on", "modify") else "rule"
+            key = (group, definition.name)
+            label = f"{'hook' if group == 'hook' else definition.kind} {definition.name}"
+            existing = self.definitions.get(key)
+            if definition.replace:
+                if existing is None or key not in self.base_definitions:
+                    names = [n for g, n in self.definitions if g == group]
+                    raise PackError(f"cannot replace {label}: the base pack has no such definition",
+                                    file=display, line=definition.line, hint=did_you_mean(definition.name, names))
+                self.changes.append(Change(self.manifest.name, "replace", label, existing.text, definition.text))
+            elif existing is not None:
+                if key in self.base_definitions and existing.pack != self.manifest.name:
+                    raise PackError(f"{label} is already defined by pack '{existing.pack}' ({existing.location})",
+                                    file=display, line=definition.line,
+                                    hint=f"write 'replace {definition.kind if group == 'rule' else 'hook'} ...' to change it")
+                raise PackError(f"{label} is defined twice (first at {existing.location})", file=display,
+                                line=definition.line)
+            elif self.is_variant:
+                self.changes.append(Change(self.manifest.name, "add", label, None, definition.text))
+            self.definitions[key] = definition
+        for kind, name, line in removals:
+            group = "hook" if kind == "hook" else "rule"
+            key = (group, name)
+            if key not in self.definitions:
+                names = [n for g, n in self.definitions if g == group]
+                raise PackError(f"cannot remove {kind} {name}: no such definition", file=display, line=line,
+                                hint=did_you_mean(name, names))
+            self.changes.append(Change(self.manifest.name, "remove", f"{kind} {name}",
+                                       self.definitions[key].text, None))
+            del self.definitions[key]
+
+
+def _deep_merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    result = dict(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = _deep_merge(result[key], value)
+        else:
+            result[key] = value
+    return result
+
+
+def structure_defs(source: PackSource) -> dict[str, Any]:
+    """Turn merged raw definitions into schema objects, section by section."""
+    converter = make_converter()
+    result: dict[str, Any] = {section: {} for section in SECTIONS}
+    for singleton in SINGLETONS:
+        result[singleton] = None
+    for (section, name), raw in source.defs.items():
+        label = f"[{section}.{name}]" if name else f"[{section}]"
+        if section == "display":
+            if not isinstance(raw.data, dict):
+                raise raw.doc.error(raw.keypath, "[display] should be a table")
+            result["display"] = raw.data
+            continue
+        cls = SECTIONS.get(section) or SINGLETONS[section]
+        obj = _structure(converter, raw.data, cls, raw.doc, raw.keypath, label)
+        obj.source = raw.source
+        if isinstance(obj, KindDef):
+            for var_name, var in obj.vars.items():
+                var.source = Source(raw.doc.path, raw.doc.line_of(raw.keypath + ("vars", var_name)), raw.pack)
+            for item, (doc, keypath) in raw.item_sources.items():
+                obj.item_lines[item] = Source(doc.path, doc.line_of(keypath), raw.pack)
+            for item, values in obj.items.items():
+                if not isinstance(values, dict):
+                    doc, keypath = raw.item_sources.get(item, (raw.doc, raw.keypath))
+                    raise doc.error(keypath, f"item '{item}' should be a table of field values")
+        if name:
+            result[section][name] = obj
+        else:
+            result[section] = obj
+    return result

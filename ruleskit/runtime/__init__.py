@@ -1,0 +1,1 @@
+"""The runtime: game state, the flow of turns, decisions and chance."""

@@ -1,0 +1,408 @@
+"""Running jobs: setup, actions and simultaneous picks, and the flow between them.
+
+A *job* is everything that happens from one decision to the next: the chosen
+action's costs and effects, then the flow (ending the turn, the next player,
+round and phase changes, hooks) until someone must decide again. A job runs on
+a copy of the game data. If a `choose` inside it needs an answer that has not
+been given, the job stops with `Suspend`; when the answer comes, the job runs
+again from its start with the answers so far. Because the random stream lives
+in the data, the re-run draws the same chance outcomes. So a pending decision
+is plain data: the job, the answers, and the data the job started from.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..errors import ProgramError
+from ..lang.values import as_list, label_of, option_id
+from . import rng
+from .context import Ctx, GameOver
+from .zones import initial_content
+
+if TYPE_CHECKING:
+    from ..game import CompiledAction, Game
+
+MAX_IDLE_TURNS_PER_PLAYER = 2
+
+
+@attrs.frozen
+class Action:
+    """A decision a player can take now: a stable id, a label and a structured payload."""
+
+    id: str
+    label: str
+    player: int
+    payload: dict[str, Any] = attrs.field(eq=False, hash=False)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+# ---------------------------------------------------------------- new games
+
+
+def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    model = game.model
+    data: dict[str, Any] = {
+        "n": players,
+        "seed": seed,
+        "rng": rng.seed_state(seed),
+        "v": {name: _start(var) for name, var in model.game_vars.items()},
+        "pv": [{name: _start(var) for name, var in model.player_vars.items()} for _ in range(players)],
+        "ev": {},
+        "z": {},
+        "blocked": [],
+        "flow": {"phase": game.start_phase, "stage": "", "active": 0, "order": [], "pos": 0, "turn": 0,
+                 "round": 0, "end_turn": False, "entered": False, "simul": None, "idle": 0,
+                 "usage": {"turn": {}, "visit": {}, "game": {}}},
+        "result": None,
+    }
+    for name, value in (options or {}).items():
+        if name not in model.game_vars:
+            from ..errors import PackError, did_you_mean
+
+            raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
+                            hint=did_you_mean(name, model.game_vars))
+        data["v"][name] = value
+    for kind_name, kind in model.kinds.items():
+        if kind.vars:
+            for item in model.items_of(kind_name, players):
+                data["ev"][item] = {name: _start(var) for name, var in kind.vars.items()}
+    for zone_name, zone in model.zones.items():
+        if zone.owner == "game":
+            data["z"][zone_name] = initial_content(model, zone_name)
+        else:
+            for p in range(players):
+                data["z"][f"{zone_name}@{p}"] = initial_content(model, zone_name)
+    return data
+
+
+def _start(var: Any) -> Any:
+    if var.start is not None:
+        return list(var.start) if isinstance(var.start, list) else var.start
+    if var.type == "int":
+        return var.min if var.min is not None and var.min > 0 else 0
+    if var.type == "bool":
+        return False
+    if var.type.startswith("list"):
+        return []
+    return None
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Action]:
+    """The actions `player` may take in the current stage."""
+    flow = data["flow"]
+    result: list[Action] = []
+    ctx = Ctx(game.program, data, player)
+    for action in game.actions.values():
+        if flow["stage"] not in action.stages or not _within_limits(action, flow, player):
+            continue
+        ctx.env = {}
+        if action.when is not None and not action.when(ctx):
+            continue
+        _bind(game, ctx, action, 0, player, {}, result)
+    return result
+
+
+def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
+    limit = action.limit
+    usage = flow["usage"]
+    if limit.turn is not None and usage["turn"].get(action.name, 0) >= limit.turn:
+        return False
+    if limit.visit is not None and usage["visit"].get(action.name, 0) >= limit.visit:
+        return False
+    if limit.game is not None and usage["game"].get(f"{action.name}@{player}", 0) >= limit.game:
+        return False
+    return True
+
+
+def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, args: dict[str, Any],
+          out: list[Action]) -> None:
+    ctx.env = dict(args)
+    if index == len(action.params):
+        if _affordable(ctx, action) and all(check(ctx) for check, _ in action.requires):
+            out.append(_make_action(game, action, args, player))
+        return
+    param = action.params[index]
+    options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
+    seen: set[str] = set()
+    for value in options:
+        key = option_id(value)
+        if key not in seen:
+            seen.add(key)
+            _bind(game, ctx, action, index + 1, player, {**args, param.name: value}, out)
+
+
+def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
+    for var, amount in action.costs:
+        floor = ctx.model.player_vars[var].min or 0
+        if ctx.data["pv"][ctx.me][var] - amount(ctx) < floor:
+            return False
+    return True
+
+
+def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], player: int) -> Action:
+    values = [args[p.name] for p in action.params]
+    action_id = action.name if not values else f"{action.name}:{','.join(option_id(v) for v in values)}"
+    labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}
+    if action.label:
+        label = action.label.format_map(labels)
+    elif labels:
+        label = f"{action.name} ({', '.join(labels.values())})"
+    else:
+        label = action.name
+    payload = {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
+    return Action(action_id, label, player, payload)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, int | str | bool) or value is None:
+        return value
+    return option_id(value)
+
+
+# ---------------------------------------------------------------- jobs
+
+
+def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
+    """Run a job to completion (or until it suspends or the game ends)."""
+    try:
+        kind = job["kind"]
+        if kind == "setup":
+            ctx.me = 0
+            game.setup(ctx)
+            _enter_phase(game, ctx, game.start_phase)
+        elif kind == "action":
+            _run_action(game, ctx, job["player"], job["action"], job["args"])
+        elif kind == "pick":
+            _record_pick(game, ctx, job["player"], job["action"], job["args"])
+        else:  # pragma: no cover - jobs are made by the engine only
+            raise ProgramError(f"unknown job kind {kind!r}")
+        settle(game, ctx)
+    except GameOver as over:
+        finish(game, ctx, over.reason)
+
+
+def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
+    action = game.actions[name]
+    ctx.me = player
+    ctx.env = dict(args)
+    for var, amount in action.costs:
+        cost = amount(ctx)
+        floor = game.model.player_vars[var].min or 0
+        if ctx.data["pv"][player][var] - cost < floor:
+            from ..errors import RuleViolation
+
+            raise RuleViolation(f"cannot afford {cost} {var}")
+        ctx.data["pv"][player][var] -= cost
+    usage = ctx.data["flow"]["usage"]
+    usage["turn"][name] = usage["turn"].get(name, 0) + 1
+    usage["visit"][name] = usage["visit"].get(name, 0) + 1
+    key = f"{name}@{player}"
+    usage["game"][key] = usage["game"].get(key, 0) + 1
+    ctx.data["flow"]["idle"] = 0
+    action.effect(ctx)
+    ctx.env = {}
+
+
+def _record_pick(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
+    simul = ctx.data["flow"]["simul"]
+    simul["picks"][str(player)] = {"action": name, "args": args}
+    ctx.data["flow"]["idle"] = 0
+    if all(str(p) in simul["picks"] for p in simul["players"]):
+        _resolve_simultaneous(game, ctx)
+
+
+def _resolve_simultaneous(game: Game, ctx: Ctx) -> None:
+    flow = ctx.data["flow"]
+    simul = flow["simul"]
+    stage = game.stages[flow["stage"]]
+    for p in sorted(simul["players"]):
+        pick = simul["picks"][str(p)]
+        _run_action(game, ctx, p, pick["action"], pick["args"])
+    flow["simul"] = None
+    ctx.me = flow["active"]
+    ctx.env = {}
+    stage.resolve(ctx)
+
+
+def settle(game: Game, ctx: Ctx) -> None:
+    """Advance the flow until a player must decide, or the game ends."""
+    data = ctx.data
+    flow = data["flow"]
+    n = data["n"]
+    while True:
+        _check_ends(game, ctx)
+        if flow["end_turn"]:
+            _next_turn(game, ctx)
+            continue
+        if flow["entered"]:
+            flow["entered"] = False
+            stage = game.stages[flow["stage"]]
+            ctx.me = flow["active"]
+            ctx.env = {}
+            stage.on_enter(ctx)
+            if stage.simultaneous is not None:
+                ctx.me = flow["active"]
+                players = stage.simultaneous(ctx)
+                flow["simul"] = {"players": sorted(set(players)), "picks": {}}
+            continue
+        simul = flow["simul"]
+        if simul is not None:
+            waiting = [p for p in simul["players"] if str(p) not in simul["picks"]]
+            able = [p for p in waiting if enumerate_actions(game, data, p)]
+            if len(able) < len(waiting):
+                simul["players"] = [p for p in simul["players"] if str(p) in simul["picks"] or p in able]
+            if able:
+                return
+            if simul["picks"]:
+                _resolve_simultaneous(game, ctx)
+                continue
+            flow["simul"] = None
+        elif enumerate_actions(game, data, flow["active"]):
+            return
+        # Nobody can act here: the turn passes on by itself.
+        flow["idle"] += 1
+        if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
+            raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
+        flow["end_turn"] = True
+
+
+def _check_ends(game: Game, ctx: Ctx) -> None:
+    ctx.env = {}
+    for condition, reason in game.ends:
+        ctx.me = ctx.data["flow"]["active"]
+        if condition(ctx):
+            raise GameOver(reason)
+    if ctx.data["flow"]["turn"] >= game.max_turns:
+        raise GameOver("turn limit")
+
+
+def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:
+    flow = ctx.data["flow"]
+    phase = game.phases[name]
+    flow["phase"] = name
+    flow["round"] = 1
+    ctx.me = flow["active"]
+    ctx.env = {}
+    phase.on_enter(ctx)
+    flow["order"] = _order(game, ctx, phase)
+    flow["pos"] = 0
+    _start_turn(game, ctx)
+
+
+def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
+    n = ctx.data["n"]
+    ctx.env = {}
+    if isinstance(phase.order, str):
+        first = phase.first(ctx)
+        if not isinstance(first, int) or not 0 <= first < n:
+            raise ProgramError(f"phase {phase.name}: first player {first!r} is not a player")
+        step = 1 if phase.order == "clockwise" else -1
+        return [(first + step * i) % n for i in range(n)]
+    order = phase.order(ctx)
+    if not isinstance(order, list) or not order or not all(isinstance(p, int) and 0 <= p < n for p in order):
+        raise ProgramError(f"phase {phase.name}: order must be a non-empty list of players, got {order!r}")
+    return list(order)
+
+
+def _start_turn(game: Game, ctx: Ctx) -> None:
+    data = ctx.data
+    flow = data["flow"]
+    phase = game.phases[flow["phase"]]
+    flow["active"] = flow["order"][flow["pos"]]
+    flow["turn"] += 1
+    flow["usage"]["turn"] = {}
+    flow["usage"]["visit"] = {}
+    flow["stage"] = phase.stage
+    flow["entered"] = True
+    flow["end_turn"] = False
+    for name, var in game.model.game_vars.items():
+        if var.owner == "turn":
+            data["v"][name] = _start(var)
+    ctx.me = flow["active"]
+    ctx.env = {}
+    game.program.emit(ctx, "turn_start", [flow["active"]])
+    ctx.env = {}
+    phase.on_turn_start(ctx)
+
+
+def _next_turn(game: Game, ctx: Ctx) -> None:
+    flow = ctx.data["flow"]
+    phase = game.phases[flow["phase"]]
+    flow["end_turn"] = False
+    flow["simul"] = None
+    ctx.me = flow["active"]
+    ctx.env = {}
+    game.program.emit(ctx, "turn_end", [flow["active"]])
+    ctx.env = {}
+    phase.on_turn_end(ctx)
+    flow["pos"] += 1
+    round_over = flow["pos"] >= len(flow["order"])
+    if round_over:
+        ctx.env = {}
+        game.program.emit(ctx, "round_end", [])
+        ctx.env = {}
+        phase.on_round_end(ctx)
+    ctx.env = {}
+    phase_over = (phase.end_when is not None and phase.end_when(ctx)) or (
+        round_over and phase.rounds is not None and flow["round"] >= phase.rounds)
+    if phase_over:
+        if phase.next is None:
+            raise GameOver(f"phase {phase.name} ended")
+        _enter_phase(game, ctx, phase.next)
+        return
+    if round_over:
+        flow["round"] += 1
+        flow["pos"] = 0
+        if not isinstance(phase.order, str):
+            flow["order"] = _order(game, ctx, phase)
+    _start_turn(game, ctx)
+
+
+def finish(game: Game, ctx: Ctx, reason: str) -> None:
+    """End the game: the pack's last effects, then scores, ranking and winners."""
+    data = ctx.data
+    data["flow"]["simul"] = None
+    ctx.me = data["flow"]["active"]
+    ctx.env = {}
+    try:
+        game.before_scoring(ctx)
+    except GameOver:
+        pass
+    n = data["n"]
+    scores, keys = [], []
+    for p in range(n):
+        ctx.env = {"p": p}
+        ctx.me = p
+        score = game.score(ctx)
+        tiebreaks = [t(ctx) for t in game.tiebreaks]
+        scores.append(score)
+        keys.append((score, *tiebreaks))
+    ranking = sorted(range(n), key=lambda p: tuple(-k for k in keys[p]))
+    ranks, rank = [], 0
+    for i, p in enumerate(ranking):
+        if i == 0 or keys[p] != keys[ranking[i - 1]]:
+            rank = i + 1
+        ranks.append(rank)
+    places = [0] * n
+    for p, r in zip(ranking, ranks, strict=True):
+        places[p] = r
+    winners = [p for p in range(n) if places[p] == 1]
+    data["result"] = {
+        "reason": reason,
+        "scores": scores,
+        "tiebreaks": [list(k[1:]) for k in keys],
+        "ranking": ranking,
+        "places": places,
+        "winners": winners,
+    }
+    ctx.env = {}

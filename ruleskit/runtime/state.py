@@ -1,0 +1,244 @@
+"""The public State: whose decision it is, the legal actions, applying them.
+
+A State is plain data (a dict of JSON values), a pending decision (also plain
+data) and the history of decisions and chance outcomes. Applying an action
+works on a copy, so an illegal action leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation
+from .context import Ctx, Suspend
+from .engine import Action, enumerate_actions, initial_data, run_job
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+FORMAT = 1
+
+
+def copy_data(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists and scalars), faster than copy.deepcopy."""
+    if type(value) is dict:
+        return {k: copy_data(v) if type(v) in (dict, list) else v for k, v in value.items()}
+    if type(value) is list:
+        return [copy_data(v) if type(v) in (dict, list) else v for v in value]
+    return value
+
+
+class State:
+    """One game in progress (or finished)."""
+
+    __slots__ = ("game", "data", "pending", "history", "messages", "_legal")
+
+    def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
+                 history: list[dict[str, Any]]) -> None:
+        self.game = game
+        self.data = data
+        self.pending = pending
+        self.history = history
+        self.messages: list[str] = []
+        self._legal: list[Action] | None = None
+
+    # ------------------------------------------------------------- creation
+
+    @classmethod
+    def new(cls, game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise PackError(f"the seed must be an integer, not {seed!r}")
+        data = initial_data(game, players, seed, options)
+        state = cls(game, data, None, [])
+        state._run({"kind": "setup"}, [], data, None)
+        return state
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        return int(self.data["n"])
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.data["result"] is not None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """Final scores, ranking, places, winners and the reason the game ended; None while it goes on."""
+        return self.data["result"]
+
+    @property
+    def current_player(self) -> int | tuple[int, ...] | None:
+        """The player to decide; a tuple of players for a simultaneous choice; None once the game is over."""
+        deciders = self.players_to_decide()
+        if not deciders:
+            return None
+        if len(deciders) == 1 and (self.pending is not None or self.data["flow"]["simul"] is None):
+            return deciders[0]
+        return tuple(deciders)
+
+    def players_to_decide(self) -> list[int]:
+        if self.is_terminal:
+            return []
+        if self.pending is not None:
+            return [self.pending["player"]]
+        simul = self.data["flow"]["simul"]
+        if simul is not None:
+            return [p for p in simul["players"] if str(p) not in simul["picks"]]
+        return [self.data["flow"]["active"]]
+
+    @property
+    def stage(self) -> str:
+        return str(self.data["flow"]["stage"])
+
+    @property
+    def prompt(self) -> str | None:
+        return self.pending["prompt"] if self.pending else None
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The decisions open now (for one player, if given)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if player is None:
+            return list(self._legal)
+        return [a for a in self._legal if a.player == player]
+
+    def _compute_legal(self) -> list[Action]:
+        if self.is_terminal:
+            return []
+        if self.pending is not None:
+            pending = self.pending
+            return [Action(oid, label, pending["player"], {"choice": pending["prompt"], "value": value})
+                    for oid, label, value in pending["options"]]
+        result: list[Action] = []
+        for p in self.players_to_decide():
+            result.extend(enumerate_actions(self.game, self.data, p))
+        return result
+
+    # ------------------------------------------------------------- applying
+
+    def apply(self, action: Action | str, player: int | None = None) -> State:
+        """Take a decision. Raises IllegalAction, leaving the state as it was, if it is not legal now."""
+        chosen = self._find(action, player)
+        if self.pending is not None:
+            pending = self.pending
+            answers = pending["answers"] + [chosen.id]
+            self._run(pending["job"], answers, pending["base"], chosen, pending["logged"])
+            return self
+        flow = self.data["flow"]
+        kind = "pick" if flow["simul"] is not None else "action"
+        job = {"kind": kind, "player": chosen.player, "action": chosen.payload["action"],
+               "args": chosen.payload["args"]}
+        self._run(job, [], self.data, chosen)
+        return self
+
+    def _find(self, action: Action | str, player: int | None) -> Action:
+        if self.is_terminal:
+            raise IllegalAction("the game is over")
+        if isinstance(action, Action):
+            wanted_id, player = action.id, action.player if player is None else player
+        elif isinstance(action, str):
+            wanted_id = action
+        else:
+            raise IllegalAction(f"an action must be an Action or an action id, not {type(action).__name__}")
+        deciders = self.players_to_decide()
+        if player is not None and player not in deciders:
+            who = ", ".join(f"Player {p + 1}" for p in deciders)
+            raise IllegalAction(f"it is not Player {player + 1}'s decision (waiting for {who})")
+        matches = [a for a in self.legal_actions(player) if a.id == wanted_id]
+        if not matches:
+            legal = [a.id for a in self.legal_actions(player)]
+            shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+            raise IllegalAction(f"'{wanted_id}' is not a legal action now; legal: {shown}")
+        if len(matches) > 1:
+            raise IllegalAction(f"'{wanted_id}' is open to several players; say which player")
+        return matches[0]
+
+    def _run(self, job: dict[str, Any], answers: list[str], base: dict[str, Any], chosen: Action | None,
+             logged: int = 0) -> None:
+        data = copy_data(base)
+        ctx = Ctx(self.game.program, data, 0, answers)
+        pending: dict[str, Any] | None = None
+        try:
+            run_job(self.game, ctx, job)
+        except Suspend as wait:
+            pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
+                       "prompt": wait.prompt, "options": [list(o) for o in wait.options],
+                       "logged": len(ctx.chance)}
+        except IllegalAction:
+            raise
+        except RuleViolation as exc:
+            raise IllegalAction(f"not allowed: {exc.message}") from None
+        except (ProgramError, BudgetExceeded) as exc:
+            raise type(exc)(exc.message) from None
+        except RulesError:
+            raise
+        except RecursionError:
+            raise BudgetExceeded("programs nested too deeply") from None
+        entry: dict[str, Any] = {"chance": ctx.chance[logged:]}
+        if chosen is not None:
+            entry = {"player": chosen.player, "action": chosen.id, **entry}
+        else:
+            entry = {"setup": True, **entry}
+        if ctx.messages:
+            entry["messages"] = ctx.messages
+        self.history.append(entry)
+        self.messages = ctx.messages
+        self.pending = pending
+        if pending is None:
+            self.data = data
+        else:
+            self.data = data  # the partial effects so far are what players see while deciding
+        self._legal = None
+
+    # ------------------------------------------------------------- copies, JSON, views
+
+    def clone(self) -> State:
+        copy = State(self.game, copy_data(self.data), self.pending, list(self.history))
+        copy._legal = self._legal
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.game.content_hash == other.game.content_hash and self.data == other.data
+                and self.pending == other.pending and self.history == other.history)
+
+    def __hash__(self) -> int:  # states are mutable: hash by identity
+        return id(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "pack": self.game.name, "version": self.game.version,
+                "hash": self.game.content_hash, "data": self.data, "pending": self.pending,
+                "history": self.history}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict[str, Any] | str) -> State:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise PackError(f"saved state is not JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise PackError("not a saved ruleskit state (format mismatch)")
+        if data.get("hash") != game.content_hash:
+            raise PackError(f"saved state belongs to pack '{data.get('pack')}' {data.get('version')} "
+                            f"with other content than the loaded {game.name} {game.version}")
+        return cls(game, copy_data(data["data"]), copy_data(data["pending"]), copy_data(data["history"]))
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` may know: hidden vars, zones and others' secret picks removed."""
+        from .view import make_view
+
+        return make_view(self, player)
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_terminal else f"player {self.current_player} to decide"
+        return f"<State {self.game.name} turn {self.data['flow']['turn']} {status}>"

@@ -1,0 +1,73 @@
+"""What one player may see of a state.
+
+Vars and zones declare who sees them: `all`, `owner` (the owning player) or
+`none`. A hidden zone shows only how many items it holds. The random stream,
+the chance history and other players' simultaneous picks are never shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .state import copy_data
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def _visible(visibility: str, owner: int | None, viewer: int) -> bool:
+    if visibility == "all":
+        return True
+    if visibility == "owner":
+        return owner is not None and owner == viewer
+    return False
+
+
+def _hidden_zone(content: Any) -> dict[str, Any]:
+    if isinstance(content, dict):
+        return {"hidden": True, "count": sum(content.values())}
+    return {"hidden": True, "count": sum(1 for x in content if x is not None)}
+
+
+def make_view(state: State, viewer: int) -> dict[str, Any]:
+    model = state.game.model
+    data = state.data
+    view: dict[str, Any] = {"viewer": viewer, "players": data["n"]}
+    view["vars"] = {name: copy_data(value) for name, value in data["v"].items()
+                    if _visible(model.game_vars[name].visible, None, viewer)}
+    view["player_vars"] = [
+        {name: copy_data(value) for name, value in pv.items() if _visible(model.player_vars[name].visible, p, viewer)}
+        for p, pv in enumerate(data["pv"])
+    ]
+    items: dict[str, Any] = {}
+    for item, values in data["ev"].items():
+        kind = model.kinds[model.item_kind[item]]
+        owner = model.item_data[item]["owner"]
+        items[item] = {name: copy_data(v) for name, v in values.items()
+                       if _visible(kind.vars[name].visible, owner, viewer)}
+    view["items"] = items
+    zones: dict[str, Any] = {}
+    for key, content in data["z"].items():
+        name, _, owner_text = key.partition("@")
+        owner = int(owner_text) if owner_text else None
+        zone = model.zones[name]
+        zones[key] = copy_data(content) if _visible(zone.visible, owner, viewer) else _hidden_zone(content)
+    view["zones"] = zones
+    view["blocked"] = list(data["blocked"])
+    flow = data["flow"]
+    shown_flow = {k: copy_data(v) for k, v in flow.items() if k not in ("simul", "usage", "entered", "idle")}
+    if flow["simul"] is not None:
+        picks = flow["simul"]["picks"]
+        shown_flow["simultaneous"] = {
+            "players": list(flow["simul"]["players"]),
+            "decided": sorted(int(p) for p in picks),
+            "mine": copy_data(picks.get(str(viewer))),
+        }
+    view["flow"] = shown_flow
+    if state.pending is not None:
+        pending = state.pending
+        view["pending"] = {"player": pending["player"], "prompt": pending["prompt"]}
+        if pending["player"] == viewer:
+            view["pending"]["options"] = [[oid, label] for oid, label, _ in pending["options"]]
+    view["result"] = copy_data(data["result"])
+    return view

@@ -1,0 +1,138 @@
+"""Moving items between zones: stacks, rows of slots and pools of tokens.
+
+Capacities and piece sizes are enforced here, so no effect can overfill a
+zone whatever the pack's rules say.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ProgramError, RuleViolation
+from ..lang.values import INFINITE, label_of
+from ..model import ZoneRef
+
+if TYPE_CHECKING:
+    from .context import Ctx
+
+
+def item_size(ctx: Ctx, ref: ZoneRef, item: str) -> int:
+    size_field = ctx.model.zones[ref.name].size
+    if size_field is None:
+        return 1
+    return int(ctx.model.item_data[item].get(size_field) or 0)
+
+
+def amount(ctx: Ctx, ref: ZoneRef, item: Any) -> int:
+    zone = ctx.model.zones[ref.name]
+    content = ctx.data["z"][ref.key]
+    if zone.type == "pool":
+        return INFINITE if zone.unlimited else int(content.get(item, 0))
+    return sum(1 for x in content if x == item)
+
+
+def used(ctx: Ctx, ref: ZoneRef) -> int:
+    zone = ctx.model.zones[ref.name]
+    content = ctx.data["z"][ref.key]
+    if zone.type == "pool":
+        if zone.unlimited:
+            return 0
+        return sum(count * item_size(ctx, ref, item) for item, count in content.items())
+    return sum(item_size(ctx, ref, item) for item in content if item is not None)
+
+
+def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
+    zone = ctx.model.zones[ref.name]
+    if zone.type == "row":
+        return zone.slots if zone.capacity is None else _capacity_value(ctx, ref)
+    if zone.capacity is None:
+        return None
+    return _capacity_value(ctx, ref)
+
+
+def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
+    fn = ctx.program.capacities[ref.name]
+    saved = ctx.me
+    if ref.owner is not None:
+        ctx.me = ref.owner
+    try:
+        return int(fn(ctx))
+    finally:
+        ctx.me = saved
+
+
+def free(ctx: Ctx, ref: ZoneRef) -> int:
+    cap = capacity(ctx, ref)
+    return INFINITE if cap is None else cap - used(ctx, ref)
+
+
+def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
+    zone = ctx.model.zones[ref.name]
+    content = ctx.data["z"][ref.key]
+    if count < 0:
+        raise ProgramError(f"cannot move a negative number of items in {where}")
+    if zone.type == "pool":
+        if zone.unlimited:
+            return
+        have = content.get(item, 0)
+        if have < count:
+            raise RuleViolation(f"{_label(ctx, ref)} holds {have} {label_of(ctx.model, item)}, not {count}")
+        content[item] = have - count
+        return
+    for _ in range(count):
+        if item not in content:
+            raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}")
+        index = content.index(item)
+        if zone.type == "row":
+            content[index] = None
+        else:
+            del content[index]
+
+
+def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) -> None:
+    zone = ctx.model.zones[ref.name]
+    if item is None:
+        raise ProgramError(f"cannot put none into a zone in {where}")
+    if zone.of and ctx.model.item_kind.get(item) != zone.of:
+        raise ProgramError(f"{label_of(ctx.model, item)} is not a {zone.of} and cannot go into {_label(ctx, ref)}"
+                           f" in {where}")
+    content = ctx.data["z"][ref.key]
+    if zone.type == "pool":
+        if not zone.unlimited:
+            content[item] = content.get(item, 0) + count
+    elif zone.type == "row":
+        for _ in range(count):
+            if None not in content:
+                raise RuleViolation(f"{_label(ctx, ref)} has no empty slot")
+            content[content.index(None)] = item
+    else:
+        for _ in range(count):
+            if top:
+                content.insert(0, item)
+            else:
+                content.append(item)
+    cap = capacity(ctx, ref)
+    if cap is not None and used(ctx, ref) > cap:
+        raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
+
+
+def _label(ctx: Ctx, ref: ZoneRef) -> str:
+    zone = ctx.model.zones[ref.name]
+    name = zone.label or ref.name
+    return name if ref.owner is None else f"Player {ref.owner + 1}'s {name}"
+
+
+def initial_content(ctx_model: Any, zone_name: str) -> Any:
+    """The content a zone starts a game with."""
+    zone = ctx_model.zones[zone_name]
+    if zone.type == "pool":
+        counts = {item: 0 for item in ctx_model.items_of(zone.of)} if zone.of else {}
+        if isinstance(zone.start, dict):
+            counts.update(zone.start)
+        return counts
+    if zone.type == "row":
+        slots: list[Any] = [None] * zone.slots
+        for i, item in enumerate(zone.start or []):
+            slots[i] = item
+        return slots
+    return list(zone.start or [])

@@ -1,0 +1,1 @@
+"""Property testing for rule packs: hypothesis strategies and engine invariants."""
