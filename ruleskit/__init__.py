@@ -31,6 +31,6 @@ __version__ = "0.1.0"
 
 def scenario(path: str, pack: str | None = None) -> State:
     """Load a scenario file: a pack's setup with parts of the state set by hand."""
-    from .scenario import load_scenario
+    from .scenarios import load_scenario
 
     return load_scenario(path, pack)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .errors import LanguageError, PackError, did_you_mean
-from .lang.compiler import ANY, Compiler, Definition, Fn, Program, _element_type
+from .errors import PackError, did_you_mean
+from .lang.compiler import Compiler, Definition, Fn, Program, _element_type
 from .lang.parser import Origin
 from .model import Model
 from .packs import PackReader, PackSource, structure_defs
@@ -155,9 +155,8 @@ class GameBuilder:
 
         for zone_name, zone in model.zones.items():
             if zone.capacity is not None:
-                names = {} if zone.owner == "game" else {}
                 program.capacities[zone_name] = self._expr(zone.capacity, zone.source, ("capacity",),
-                                                           f"capacity of zone {zone_name}", names)
+                                                           f"capacity of zone {zone_name}")
 
         stages = {name: self._stage(name, d) for name, d in defs["stages"].items()}
         phases = {name: self._phase(name, d, stages) for name, d in defs["phases"].items()}

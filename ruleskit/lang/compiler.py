@@ -63,7 +63,7 @@ def read_module(text: str, origin: Origin, pack: str = "") -> tuple[list[Definit
         replace = False
         if node.data == "remove_def":
             kind_token, name_token = node.children
-            line, _ = origin.at(name_token.line)
+            line, _ = origin.at(getattr(name_token, "line", None))
             removals.append((str(kind_token), str(name_token), line))
             continue
         if node.data == "replace_def":
@@ -382,7 +382,7 @@ class Compiler:
         return method(node, scope)
 
     def e_int_lit(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
-        value = int(node.children[0])
+        value = int(str(node.children[0]))
         if value > 2**53:
             raise self.error(node, "number too large")
         return (lambda ctx: value), "int"
@@ -767,7 +767,7 @@ class Compiler:
 
         return run
 
-    def _check_local_name(self, name: str, node: Token) -> None:
+    def _check_local_name(self, name: str, node: Tree | Token) -> None:
         model = self.model
         if name in _SPECIALS or name == "base":
             raise self.error(node, f"'{name}' is a built-in name and cannot be redefined")
@@ -1167,6 +1167,12 @@ class Compiler:
         faces = list(self.model.dice[die].faces)
 
         def run(ctx: Ctx) -> int:
+            scripted = ctx.data.get("script", {}).get(die)
+            if scripted:
+                # Scenarios may fix the next results of a die; the stream is left untouched.
+                value = scripted.pop(0)
+                ctx.chance.append({"roll": die, "value": value, "scripted": True})
+                return value
             value = faces[rng.below(ctx.data, len(faces))]
             ctx.chance.append({"roll": die, "value": value})
             return value

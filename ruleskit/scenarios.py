@@ -1,0 +1,273 @@
+"""Scenario files: a pack's setup with parts of the state set by hand.
+
+A scenario pins a position for a test, a tutorial or a bug report:
+
+    pack = "ophir"              # a built-in name, or a folder relative to this file
+    players = 3
+    seed = 7
+    setup = ["first"]           # setup decisions by id, in order; "first" takes the first option
+    then = ["sail:h3"]          # decisions applied after the overrides below
+
+    [vars]                      # game vars
+    [players_vars.0]            # player vars of the first player (players count from 0)
+    [items.ship_0]              # item vars
+    [zones]                     # zone contents; a player's zone is "name@0"
+    blocked = [["a", "b"]]      # the blocked edges (replaces them all)
+    [flow]                      # active player, stage, turn, round
+    [rolls]                     # the next results of each die, before the random stream
+
+Every name is checked against the pack; mistakes are located errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import IllegalAction, PackError, did_you_mean
+from .game import Game, load
+from .model import Model
+from .runtime.state import State
+from .tomlfile import TomlDoc, read_toml
+
+TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "players_vars", "items", "zones",
+            "blocked", "flow", "rolls", "description"}
+FLOW_KEYS = {"active", "stage", "turn", "round", "phase"}
+
+
+def load_scenario(path: str | Path, pack: str | Game | None = None) -> State:
+    """Read a scenario file and return the state it describes."""
+    path = Path(path)
+    doc = read_toml(path)
+    return build_scenario(doc, path.parent, pack)
+
+
+def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -> State:
+    data = doc.data
+    for key in data:
+        if key not in TOP_KEYS:
+            raise doc.error((key,), f"unknown scenario key '{key}'", did_you_mean(key, TOP_KEYS))
+    game = pack if isinstance(pack, Game) else _load_pack(doc, folder, pack)
+    players = data.get("players", game.min_players)
+    if isinstance(players, dict):
+        raise doc.error(("players",), "'players' is the number of players; per-player values go in [players_vars.N]")
+    seed = data.get("seed", 0)
+    if not isinstance(players, int) or not isinstance(seed, int):
+        raise doc.error(("players",), "'players' and 'seed' must be integers")
+    options = _table(doc, ("options",))
+    try:
+        state = game.new_game(players=players, seed=seed, options=options or None)
+    except PackError as exc:
+        raise doc.error(("players",), exc.message, exc.hint) from None
+    _play(doc, state, "setup", only_pending=True)
+    _auto_finish_setup(state)
+    model = game.model
+    state.data.setdefault("script", {})
+    _set_vars(doc, state, model)
+    _set_player_vars(doc, state, model)
+    _set_items(doc, state, model)
+    _set_zones(doc, state, model)
+    _set_blocked(doc, state, model)
+    _set_flow(doc, state, game)
+    _set_rolls(doc, state, model)
+    state.pending = None
+    state._legal = None
+    _play(doc, state, "then", only_pending=False)
+    return state
+
+
+def _load_pack(doc: TomlDoc, folder: Path, override: str | None) -> Game:
+    ref = override or doc.data.get("pack")
+    if not isinstance(ref, str):
+        raise doc.error(("pack",), "a scenario names its pack: pack = \"ophir\" or a folder path")
+    local = folder / ref
+    try:
+        return load(local if (local / "pack.toml").is_file() else ref)
+    except PackError as exc:
+        if exc.file is None:
+            raise doc.error(("pack",), exc.message, exc.hint) from None
+        raise
+
+
+def _table(doc: TomlDoc, keypath: tuple[str, ...]) -> dict[str, Any]:
+    value: Any = doc.data
+    for key in keypath:
+        value = value.get(key, {}) if isinstance(value, dict) else {}
+    if not isinstance(value, dict):
+        raise doc.error(keypath, f"'{'.'.join(keypath)}' should be a table")
+    return value
+
+
+def _play(doc: TomlDoc, state: State, key: str, only_pending: bool) -> None:
+    decisions = doc.data.get(key, [])
+    if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
+        raise doc.error((key,), f"'{key}' should be a list of decision ids")
+    for number, decision in enumerate(decisions, start=1):
+        if only_pending and state.pending is None:
+            raise doc.error((key,), f"setup decision {number} ('{decision}') given, but setup asks no more decisions")
+        actions = state.legal_actions()
+        if decision == "first":
+            if not actions:
+                raise doc.error((key,), f"decision {number}: nothing to decide")
+            state.apply(actions[0])
+            continue
+        try:
+            state.apply(decision)
+        except IllegalAction as exc:
+            raise doc.error((key,), f"decision {number} ('{decision}'): {exc.message}") from None
+
+
+def _auto_finish_setup(state: State) -> None:
+    """Remaining setup decisions take their first option."""
+    guard = 0
+    while state.pending is not None and state.pending["job"]["kind"] == "setup" and guard < 1000:
+        state.apply(state.legal_actions()[0])
+        guard += 1
+
+
+def _check_value(doc: TomlDoc, keypath: tuple[str, ...], model: Model, var: Any, value: Any, what: str) -> Any:
+    var_type = var.type
+    if var_type == "int" or var_type == "player":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise doc.error(keypath, f"{what} is a number; got {value!r}")
+    elif var_type == "bool":
+        if not isinstance(value, bool):
+            raise doc.error(keypath, f"{what} is true or false; got {value!r}")
+    elif var_type in model.kinds:
+        if value == "":
+            return None
+        if value not in model.item_kind or model.item_kind[value] != var_type:
+            raise doc.error(keypath, f"{what} must be an item of kind '{var_type}', not {value!r}",
+                            did_you_mean(str(value), model.items_of(var_type)))
+    elif var_type.startswith("list") and not isinstance(value, list):
+        raise doc.error(keypath, f"{what} is a list; got {value!r}")
+    if var_type == "int":
+        if var.min is not None and value < var.min or var.max is not None and value > var.max:
+            raise doc.error(keypath, f"{what} must be within {var.min}..{var.max}; got {value}")
+    return value
+
+
+def _set_vars(doc: TomlDoc, state: State, model: Model) -> None:
+    for name, value in _table(doc, ("vars",)).items():
+        if name not in model.game_vars:
+            raise doc.error(("vars", name), f"unknown game var '{name}'", did_you_mean(name, model.game_vars))
+        state.data["v"][name] = _check_value(doc, ("vars", name), model, model.game_vars[name], value, f"'{name}'")
+
+
+def _set_player_vars(doc: TomlDoc, state: State, model: Model) -> None:
+    for index, values in _table(doc, ("players_vars",)).items():
+        keypath = ("players_vars", index)
+        if not index.isdigit() or int(index) >= state.players:
+            raise doc.error(keypath, f"players_vars.{index}: players count from 0 to {state.players - 1}")
+        if not isinstance(values, dict):
+            raise doc.error(keypath, f"[players_vars.{index}] should be a table of player vars")
+        for name, value in values.items():
+            if name not in model.player_vars:
+                raise doc.error(keypath + (name,), f"unknown player var '{name}'", did_you_mean(name, model.player_vars))
+            checked = _check_value(doc, keypath + (name,), model, model.player_vars[name], value, f"'{name}'")
+            state.data["pv"][int(index)][name] = checked
+
+
+def _set_items(doc: TomlDoc, state: State, model: Model) -> None:
+    for item, values in _table(doc, ("items",)).items():
+        keypath = ("items", item)
+        if item not in state.data["ev"]:
+            raise doc.error(keypath, f"no item '{item}' with vars in this game", did_you_mean(item, state.data["ev"]))
+        if not isinstance(values, dict):
+            raise doc.error(keypath, f"[items.{item}] should be a table of item vars")
+        kind = model.kinds[model.item_kind[item]]
+        for name, value in values.items():
+            if name not in kind.vars:
+                raise doc.error(keypath + (name,), f"item '{item}' has no var '{name}'", did_you_mean(name, kind.vars))
+            state.data["ev"][item][name] = _check_value(doc, keypath + (name,), model, kind.vars[name], value,
+                                                        f"'{item}.{name}'")
+
+
+def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
+    for key, content in _table(doc, ("zones",)).items():
+        keypath = ("zones", key)
+        if key not in state.data["z"]:
+            raise doc.error(keypath, f"unknown zone '{key}' (a player's zone is written name@index)",
+                            did_you_mean(key, state.data["z"]))
+        zone = model.zones[key.partition("@")[0]]
+        current = state.data["z"][key]
+        if zone.type == "pool":
+            if not isinstance(content, dict):
+                raise doc.error(keypath, f"zone '{key}' is a pool: give counts like {{ item = 2 }}")
+            for item, count in content.items():
+                _check_item(doc, keypath, model, zone.of, item)
+                if not isinstance(count, int) or count < 0:
+                    raise doc.error(keypath, f"count of '{item}' in '{key}' must be a number >= 0")
+                current[item] = count
+            continue
+        if not isinstance(content, list):
+            raise doc.error(keypath, f"zone '{key}' is a {zone.type}: give a list of item ids")
+        items = [None if item == "" else item for item in content]
+        for item in items:
+            if item is None and zone.type != "row":
+                raise doc.error(keypath, f"only rows have empty slots (\"\"); '{key}' is a {zone.type}")
+            if item is not None:
+                _check_item(doc, keypath, model, zone.of, item)
+        if zone.type == "row":
+            if len(items) > zone.slots:
+                raise doc.error(keypath, f"row '{key}' has {zone.slots} slots, not {len(items)}")
+            items += [None] * (zone.slots - len(items))
+        state.data["z"][key] = items
+
+
+def _check_item(doc: TomlDoc, keypath: tuple[str, ...], model: Model, kind: str, item: Any) -> None:
+    if item not in model.item_kind or (kind and model.item_kind[item] != kind):
+        raise doc.error(keypath, f"'{item}' is not an item of kind '{kind}'",
+                        did_you_mean(str(item), model.items_of(kind) if kind else model.item_kind))
+
+
+def _set_blocked(doc: TomlDoc, state: State, model: Model) -> None:
+    if "blocked" not in doc.data:
+        return
+    from .model import edge_key
+
+    blocked = doc.data["blocked"]
+    keys = []
+    for edge in blocked if isinstance(blocked, list) else [None]:
+        if not isinstance(edge, list) or len(edge) != 2:
+            raise doc.error(("blocked",), "blocked should be a list of [a, b] edges")
+        a, b = edge
+        if a not in model.adjacency or b not in model.adjacency[a]:
+            raise doc.error(("blocked",), f"there is no edge between '{a}' and '{b}'")
+        keys.append(edge_key(a, b))
+    state.data["blocked"] = sorted(set(keys))
+
+
+def _set_flow(doc: TomlDoc, state: State, game: Game) -> None:
+    flow = state.data["flow"]
+    for key, value in _table(doc, ("flow",)).items():
+        keypath = ("flow", key)
+        if key not in FLOW_KEYS:
+            raise doc.error(keypath, f"unknown flow key '{key}'", did_you_mean(key, FLOW_KEYS))
+        if key == "stage" and value not in game.stages:
+            raise doc.error(keypath, f"unknown stage '{value}'", did_you_mean(str(value), game.stages))
+        if key == "phase" and value not in game.phases:
+            raise doc.error(keypath, f"unknown phase '{value}'", did_you_mean(str(value), game.phases))
+        if key in ("active", "turn", "round") and (not isinstance(value, int) or value < 0):
+            raise doc.error(keypath, f"flow.{key} must be a number >= 0")
+        if key == "active" and value >= state.players:
+            raise doc.error(keypath, f"flow.active: players count from 0 to {state.players - 1}")
+        flow[key] = value
+    if "active" in _table(doc, ("flow",)) and state.data["flow"]["active"] in flow["order"]:
+        flow["pos"] = flow["order"].index(flow["active"])
+    flow["simul"] = None
+    flow["entered"] = False
+    flow["end_turn"] = False
+
+
+def _set_rolls(doc: TomlDoc, state: State, model: Model) -> None:
+    script: dict[str, list[int]] = {}
+    for die, values in _table(doc, ("rolls",)).items():
+        keypath = ("rolls", die)
+        if die not in model.dice:
+            raise doc.error(keypath, f"unknown die '{die}'", did_you_mean(die, model.dice))
+        faces = model.dice[die].faces
+        if not isinstance(values, list) or not all(v in faces for v in values):
+            raise doc.error(keypath, f"rolls of '{die}' must be a list of its faces {faces}")
+        script[die] = list(values)
+    state.data["script"] = script
