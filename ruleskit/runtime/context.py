@@ -45,7 +45,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where")
+                 "messages", "where", "found")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -62,6 +62,7 @@ class Ctx:
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.where = ""
+        self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
 
     def tick(self, where: str) -> None:
         self.steps += 1

@@ -50,8 +50,8 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
         "n": players,
         "seed": seed,
         "rng": rng.seed_state(seed),
-        "v": {name: _start(var) for name, var in model.game_vars.items()},
-        "pv": [{name: _start(var) for name, var in model.player_vars.items()} for _ in range(players)],
+        "v": {name: start_value(var) for name, var in model.game_vars.items()},
+        "pv": [{name: start_value(var) for name, var in model.player_vars.items()} for _ in range(players)],
         "ev": {},
         "z": {},
         "blocked": [],
@@ -70,7 +70,7 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
     for kind_name, kind in model.kinds.items():
         if kind.vars:
             for item in model.items_of(kind_name, players):
-                data["ev"][item] = {name: _start(var) for name, var in kind.vars.items()}
+                data["ev"][item] = {name: start_value(var) for name, var in kind.vars.items()}
     for zone_name, zone in model.zones.items():
         if zone.owner == "game":
             data["z"][zone_name] = initial_content(model, zone_name)
@@ -80,7 +80,8 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
     return data
 
 
-def _start(var: Any) -> Any:
+def start_value(var: Any) -> Any:
+    """The value a var starts a game (or a turn) with."""
     if var.start is not None:
         return list(var.start) if isinstance(var.start, list) else var.start
     if var.type == "int":
@@ -179,6 +180,8 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
         if kind == "setup":
             ctx.me = 0
             game.setup(ctx)
+            ctx.env = {}
+            game.program.emit(ctx, "game_start", [])
             _enter_phase(game, ctx, game.start_phase)
         elif kind == "action":
             _run_action(game, ctx, job["player"], job["action"], job["args"])
@@ -267,8 +270,11 @@ def settle(game: Game, ctx: Ctx) -> None:
                 _resolve_simultaneous(game, ctx)
                 continue
             flow["simul"] = None
-        elif enumerate_actions(game, data, flow["active"]):
-            return
+        else:
+            found = enumerate_actions(game, data, flow["active"])
+            if found:
+                ctx.found = found
+                return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
@@ -327,7 +333,7 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
     flow["end_turn"] = False
     for name, var in game.model.game_vars.items():
         if var.owner == "turn":
-            data["v"][name] = _start(var)
+            data["v"][name] = start_value(var)
     ctx.me = flow["active"]
     ctx.env = {}
     game.program.emit(ctx, "turn_start", [flow["active"]])

@@ -8,6 +8,7 @@ works on a copy, so an illegal action leaves the state exactly as it was.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation
@@ -127,7 +128,7 @@ class State:
         if self.pending is not None:
             pending = self.pending
             answers = pending["answers"] + [chosen.id]
-            self._run(pending["job"], answers, pending["base"], chosen, pending["logged"])
+            self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"))
             return self
         flow = self.data["flow"]
         kind = "pick" if flow["simul"] is not None else "action"
@@ -159,9 +160,10 @@ class State:
         return matches[0]
 
     def _run(self, job: dict[str, Any], answers: list[str], base: dict[str, Any], chosen: Action | None,
-             logged: int = 0) -> None:
+             logged: int = 0, reseed: dict[str, int] | None = None) -> None:
         data = copy_data(base)
         ctx = Ctx(self.game.program, data, 0, answers)
+        ctx.reseed = reseed
         pending: dict[str, Any] | None = None
         try:
             run_job(self.game, ctx, job)
@@ -189,11 +191,9 @@ class State:
         self.history.append(entry)
         self.messages = ctx.messages
         self.pending = pending
-        if pending is None:
-            self.data = data
-        else:
-            self.data = data  # the partial effects so far are what players see while deciding
-        self._legal = None
+        # While a decision is pending, the effects so far are what the players see.
+        self.data = data
+        self._legal = ctx.found if pending is None and self.data["result"] is None else None
 
     # ------------------------------------------------------------- copies, JSON, views
 
@@ -201,6 +201,30 @@ class State:
         copy = State(self.game, copy_data(self.data), self.pending, list(self.history))
         copy._legal = self._legal
         return copy
+
+    def determinized(self, viewer: int, seed: int) -> State:
+        """A copy for `viewer` to search: what it cannot know is redrawn from `seed`.
+
+        The random stream is re-seeded, items in zones hidden from the viewer
+        are shuffled among them and others' hidden counters are reset (see
+        `runtime.determinize`). During a pending choice this happens just
+        after the next answer, since the choice's job re-runs from its start.
+        """
+        from .determinize import determinize
+
+        copy = self.clone()
+        if copy.pending is None:
+            determinize(self.game.model, copy.data, viewer, seed)
+            copy._legal = None
+        else:
+            copy.pending = {**copy.pending, "reseed": {"viewer": viewer, "seed": seed}}
+        return copy
+
+    def evaluate(self, fn: Callable[[Ctx], Any], player: int) -> Any:
+        """Evaluate a compiled expression over `p` (such as the score or the heuristic) for `player`."""
+        ctx = Ctx(self.game.program, self.data, player)
+        ctx.env = {"p": player}
+        return fn(ctx)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
