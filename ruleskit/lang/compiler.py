@@ -1245,6 +1245,8 @@ class Compiler:
             if ctx.pos < len(ctx.answers):
                 answer = ctx.answers[ctx.pos]
                 ctx.pos += 1
+                if ctx.reseed is not None and ctx.pos == len(ctx.answers):
+                    ctx.apply_reseed()
                 for option_key, _, value in listed:
                     if option_key == answer:
                         return value

@@ -45,7 +45,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "found")
+                 "messages", "where", "reseed", "found")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -63,6 +63,15 @@ class Ctx:
         self.messages: list[str] = []
         self.where = ""
         self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
+        # For a determinized copy: redraw hidden information once the last given answer is used.
+        self.reseed: dict[str, int] | None = None
+
+    def apply_reseed(self) -> None:
+        from .determinize import determinize
+
+        if self.reseed is not None:
+            spec, self.reseed = self.reseed, None
+            determinize(self.model, self.data, spec["viewer"], spec["seed"])
 
     def tick(self, where: str) -> None:
         self.steps += 1
