@@ -114,7 +114,7 @@ class Game:
             f"{len(self.actions)} actions", f"{len(self.stages)} stages", f"{len(self.phases)} phases",
             f"{len(self.model.kinds)} kinds", f"{len(self.model.item_kind)} items", f"{len(self.model.zones)} zones",
             f"{len(self.program.rules)} rules", f"{len(self.program.procs)} procedures",
-            f"{sum(len(h) for h in self.program.hooks.values())} hooks",
+            f"{sum(1 for group, _ in self.source.definitions if group == 'hook')} hooks",
         ]
         return (f"{self.name} {self.version}: ok ({self.min_players}-{self.max_players} players; "
                 + ", ".join(parts) + ")")
@@ -204,9 +204,11 @@ class GameBuilder:
         taken: dict[str, str] = {}
         for kind in model.kinds:
             taken[kind] = "a kind"
-        for item in model.item_kind:
+        for item, kind_name in model.item_kind.items():
             if item in taken:
-                raise PackError(f"item id '{item}' is also {taken[item]}")
+                kind_def = model.kinds[kind_name]
+                raise _located(kind_def.item_lines.get(item, kind_def.source), f"item id '{item}' is also {taken[item]}",
+                               "item ids and kind names share one namespace")
             taken[item] = "an item"
         for name, var in variables.items():
             if name in taken and var.owner != "player":

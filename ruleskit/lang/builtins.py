@@ -244,6 +244,17 @@ def sort(ctx: Ctx, where: str, value: Any) -> list[Any]:
         raise ProgramError(f"sort() needs values of one kind in {where}") from None
 
 
+def sort_by(ctx: Ctx, where: str, value: Any, keys: Any) -> list[Any]:
+    """The list ordered by matching number keys; equal keys keep their order (a stable sort)."""
+    elements = _items(ctx, where, value)
+    numbers = _ints(ctx, where, keys)
+    if len(numbers) != len(elements):
+        raise ProgramError(f"sort_by() needs one key per element ({len(elements)} elements, {len(numbers)} keys)"
+                           f" in {where}")
+    order = sorted(range(len(elements)), key=lambda i: numbers[i])
+    return [elements[i] for i in order]
+
+
 def items(ctx: Ctx, where: str, value: Any) -> list[Any]:
     return _items(ctx, where, value)
 
@@ -315,6 +326,7 @@ BUILTINS: dict[str, Builtin] = {
     "without": Builtin(without, 2, 2, _list_of_first, "the list less the first occurrence of an element"),
     "index_of": Builtin(index_of, 2, 2, _fixed("int"), "position of an element"),
     "sort": Builtin(sort, 1, 1, _list_of_first, "the list in increasing order"),
+    "sort_by": Builtin(sort_by, 2, 2, _list_of_first, "the list ordered by a matching list of number keys"),
     "items": Builtin(items, 1, 1, _list_of_first, "the contents of a zone as a list"),
     "missing": Builtin(missing, 2, 2, _fixed("list:any"), "what a list needs that a zone lacks, with repeats"),
     "common": Builtin(common, 2, 2, _fixed("list:any"), "what a list needs that a zone holds, with repeats"),
