@@ -6,6 +6,6 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, replay
+from . import check, diff, replay
 
-COMMANDS: list[ModuleType] = [check, replay]
+COMMANDS: list[ModuleType] = [check, replay, diff]

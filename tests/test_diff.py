@@ -1,0 +1,50 @@
+"""`ruleskit diff`: additions, replacements and removals between a base and a variant."""
+
+from pathlib import Path
+
+import pytest
+
+from ruleskit.cli import main
+from ruleskit.diff import diff_packs
+
+BASE = Path(__file__).parent / "packs" / "dice_race"
+
+
+@pytest.fixture()
+def variant(tmp_path: Path) -> Path:
+    (tmp_path / "pack.toml").write_text(
+        'name = "slow-race"\nversion = "1.0"\nplayers = { min = 2, max = 4 }\n'
+        f'extends = "{BASE.as_posix()}"\nremove = ["actions.wall"]\n')
+    (tmp_path / "changes.toml").write_text(
+        '[update.actions.roll]\nlabel = "Roll slowly"\n\n[kinds.space.items.e]\npoints = 3\n')
+    (tmp_path / "rules.rk").write_text("replace hook lucky modify roll_value(p, r) when p.index == 1 = base + 2\n")
+    return tmp_path
+
+
+def test_diff_lists_each_change(variant: Path) -> None:
+    _, _, differences = diff_packs(str(BASE), str(variant))
+    found = {(d.change, d.key) for d in differences}
+    assert found == {
+        ("removed", "actions.wall"),
+        ("replaced", "actions.roll"),
+        ("added", "kinds.space.items.e"),
+        ("replaced", "hook lucky"),
+    }
+    roll = next(d for d in differences if d.key == "actions.roll")
+    assert roll.before == 'label = "Roll the die"' and roll.after == 'label = "Roll slowly"'
+    hook = next(d for d in differences if d.key == "hook lucky")
+    assert "p.index == 0" in (hook.before or "") and "p.index == 1" in (hook.after or "")
+    assert hook.where is not None and hook.where.endswith("rules.rk:1")
+
+
+def test_identical_packs_have_no_differences() -> None:
+    _, _, differences = diff_packs(str(BASE), str(BASE))
+    assert differences == []
+
+
+def test_diff_command_prints_both_versions(variant: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(BASE), str(variant)]) == 0
+    out = capsys.readouterr().out
+    assert "slow-race against dice-race: 4 differences" in out
+    assert "- removed   actions.wall" in out
+    assert 'label = "Roll the die"' in out and 'label = "Roll slowly"' in out
