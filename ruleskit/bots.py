@@ -1,0 +1,134 @@
+"""Bots that play any pack: each picks one of a player's legal actions.
+
+Bots see only what their player may know. The random bot looks at nothing but
+its own legal actions. The greedy bot looks one decision ahead on
+determinized copies (`State.determinized`): hidden zones are redrawn and the
+random stream re-seeded from the bot's own seed, so it never learns the deck
+order, others' hands or the dice to come.
+
+Every bot draws from its own `random.Random`, seeded from the game seed and
+its seat (`derive_seed`), so games reproduce in any process.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .errors import PackError, RulesError, did_you_mean
+from .game import Game
+from .runtime.engine import Action
+from .runtime.state import State
+
+_MASK = (1 << 64) - 1
+WIN_BONUS = 10**6
+"""Added to the heuristic of a finished game the bot's player wins, so it takes a winning move."""
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed mixed from integers (splitmix64 finaliser), stable across processes and versions."""
+    value = 0x9E3779B97F4A7C15
+    for part in parts:
+        value = (value ^ (int(part) & _MASK)) & _MASK
+        value = (value + 0x9E3779B97F4A7C15) & _MASK
+        value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK
+        value ^= value >> 31
+    return value >> 1
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State, player: int) -> Action:
+        """One of `state.legal_actions(player)`."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, player: int) -> Action:
+        actions = state.legal_actions(player)
+        if not actions:
+            raise PackError(f"Player {player + 1} has no legal action to choose from")
+        return actions[self.rng.randrange(len(actions))]
+
+
+class GreedyBot:
+    """Takes the action whose outcome scores best by the pack's heuristic (or its score).
+
+    Each action is tried on `samples` determinized copies; all actions share the
+    same copies' seeds, so they are compared under the same guessed hidden
+    information and the same luck. Ties are broken at random.
+    """
+
+    name = "greedy"
+
+    def __init__(self, game: Game, seed: int, samples: int = 1) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.measure: Callable[..., Any] = game.heuristic or game.score
+
+    def choose(self, state: State, player: int) -> Action:
+        actions = state.legal_actions(player)
+        if not actions:
+            raise PackError(f"Player {player + 1} has no legal action to choose from")
+        if len(actions) == 1:
+            return actions[0]
+        seeds = [self.rng.getrandbits(63) for _ in range(self.samples)]
+        best: list[Action] = []
+        best_value: float = float("-inf")
+        for action in actions:
+            value = sum(self.outcome(state, action, player, s) for s in seeds)
+            if value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return best[self.rng.randrange(len(best))]
+
+    def outcome(self, state: State, action: Action, player: int, seed: int) -> float:
+        """The heuristic for `player` after `action`, on a copy determinized from `seed`."""
+        copy = state.determinized(player, seed)
+        try:
+            copy.apply(action.id, player=player)
+        except RulesError:
+            return float("-inf")
+        value = float(copy.evaluate(self.measure, player))
+        result = copy.result
+        if result is not None and player in result["winners"]:
+            value += WIN_BONUS
+        return value
+
+
+BOTS: dict[str, Callable[[Game, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def check_bot_names(names: list[str]) -> None:
+    for name in names:
+        if name not in BOTS:
+            raise PackError(f"unknown bot '{name}'; bots: {', '.join(BOTS)}", hint=did_you_mean(name, BOTS))
+
+
+def make_bot(name: str, game: Game, seed: int) -> Bot:
+    check_bot_names([name])
+    return BOTS[name](game, seed)
+
+
+def seat_bots(names: list[str], players: int) -> list[str]:
+    """One bot name per seat: a single name fills every seat, otherwise one name per seat."""
+    names = [n.strip() for n in names if n.strip()]
+    if not names:
+        raise PackError("no bots named")
+    check_bot_names(names)
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise PackError(f"{len(names)} bots named for {players} players: name one bot, or one per seat")
+    return names

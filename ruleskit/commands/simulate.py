@@ -1,0 +1,77 @@
+"""`ruleskit simulate PACK`: bots against bots over many games, with a summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+
+NAME = "simulate"
+HELP = "Play many bot games and report win rates (with 95% intervals), game lengths, end reasons and speed."
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be an integer, not '{text}'") from None
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or a built-in pack name such as 'ophir'")
+    parser.add_argument("--games", "-n", type=_positive, default=200, help="number of games (default 200)")
+    parser.add_argument("--players", "-p", type=_positive, default=None,
+                        help="players per game (default 4, or the pack's nearest player count)")
+    parser.add_argument("--bots", default="random",
+                        help="one bot for every seat, or a comma-separated bot per seat: random, greedy "
+                             "(default random)")
+    parser.add_argument("--rotate", action="store_true",
+                        help="rotate the bots one seat per game, so win rates by bot are not seat-biased")
+    parser.add_argument("--seed", type=_seed, default=0, help="master seed (default 0); game i uses a seed "
+                        "derived from it, so results do not depend on --workers")
+    parser.add_argument("--workers", "-w", type=_positive, default=None,
+                        help="local worker processes (default: the number of CPUs, at most 4)")
+    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE")
+    parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..bots import seat_bots
+    from ..game import load
+    from ..report import print_summary
+    from ..simulate import simulate
+
+    game = load(args.pack)
+    players = args.players if args.players is not None else max(game.min_players, min(4, game.max_players))
+    bots = seat_bots(args.bots.split(","), players)
+    workers = args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1))
+    workers = min(workers, args.games)
+    console = Console(stderr=True)
+    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=console, disable=args.quiet, transient=True)
+    with progress:
+        task = progress.add_task("games", total=args.games)
+        summary = simulate(game, args.games, players, bots, seed=args.seed, workers=workers, rotate=args.rotate,
+                           log_dir=args.log_dir, progress=lambda n: progress.advance(task, n))
+    print_summary(Console(), summary)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(summary, out, indent=2)
+            out.write("\n")
+    return 1 if summary["errors"] else 0

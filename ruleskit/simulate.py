@@ -1,0 +1,216 @@
+"""Bot-against-bot simulations: many games, in parallel processes, summarised.
+
+Game i is played with the seed `derive_seed(seed, i)` and its bots are seeded
+from that game seed and their seat, so a game's outcome depends only on
+(seed, i): the results are the same whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .bots import derive_seed, make_bot
+from .errors import PackError, RulesError
+from .game import Game, load
+from .lang.values import label_of
+from .log import pack_ref, write_log
+from .stats import mean, rate_entry
+
+MAX_DECISIONS = 20_000
+"""A game still running after this many decisions is stopped and reported as such."""
+
+BOT_SEED_SALT = 7919
+
+
+@attrs.define
+class GameRecord:
+    """What one simulated game came to."""
+
+    index: int
+    seed: int
+    bots: list[str]
+    winners: list[int]
+    reason: str
+    turns: int
+    decisions: int
+    groups: dict[str, list[str]]
+    error: str | None = None
+
+
+def game_seed(seed: int, index: int) -> int:
+    return derive_seed(seed, index)
+
+
+def seats_for(bots: list[str], index: int, rotate: bool) -> list[str]:
+    """The bots of game `index`; rotated by one seat per game when asked, so no bot keeps the best seat."""
+    if not rotate:
+        return list(bots)
+    shift = index % len(bots)
+    return bots[-shift:] + bots[:-shift] if shift else list(bots)
+
+
+def play_game(game: Game, players: int, seed: int, bots: list[str], index: int = 0,
+              log_dir: str | Path | None = None, max_decisions: int = MAX_DECISIONS) -> GameRecord:
+    """Play one game between bots and record its outcome (and its log, if `log_dir` is given)."""
+    decisions = 0
+    try:
+        state = game.new_game(players=players, seed=seed)
+    except RulesError as exc:
+        return GameRecord(index, seed, bots, [], "error", 0, 0, {}, f"setup: {exc}")
+    seated = [make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, seat)) for seat, name in enumerate(bots)]
+    error: str | None = None
+    reason = ""
+    try:
+        while not state.is_terminal:
+            if decisions >= max_decisions:
+                reason = "decision limit"
+                break
+            player = state.players_to_decide()[0]
+            state.apply(seated[player].choose(state, player))
+            decisions += 1
+    except RulesError as exc:
+        error = str(exc)
+        reason = "error"
+    result = state.result
+    if result is not None:
+        reason = str(result["reason"])
+    groups: dict[str, list[str]] = {}
+    if error is None:
+        try:
+            groups = {name: [label_of(game.model, state.evaluate(fn, p)) for p in range(players)]
+                      for name, fn in game.groups.items()}
+        except RulesError as exc:
+            error, reason = f"report group: {exc}", "error"
+    if log_dir is not None:
+        write_log(state, Path(log_dir) / f"game-{index:05d}.jsonl")
+    return GameRecord(index, seed, list(bots), list(result["winners"]) if result else [], reason,
+                      int(state.data["flow"]["turn"]), decisions, groups, error)
+
+
+# ---------------------------------------------------------------- worker processes
+
+_WORKER_GAME: Game | None = None
+
+
+def _init_worker(ref: str) -> None:
+    global _WORKER_GAME
+    _WORKER_GAME = load(ref)
+
+
+def _run_chunk(indices: list[int], players: int, seed: int, bots: list[str], rotate: bool,
+               log_dir: str | None) -> list[GameRecord]:
+    assert _WORKER_GAME is not None, "worker started without its game"
+    return [play_game(_WORKER_GAME, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir)
+            for i in indices]
+
+
+def run_games(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
+              rotate: bool = False, log_dir: str | Path | None = None,
+              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play `games` games, in `workers` local processes; records come back in game order."""
+    if games < 1:
+        raise PackError("the number of games must be at least 1")
+    if workers < 1:
+        raise PackError("the number of workers must be at least 1")
+    if log_dir is not None:
+        Path(log_dir).mkdir(parents=True, exist_ok=True)
+    logs = str(log_dir) if log_dir is not None else None
+    records: list[GameRecord] = []
+    if workers == 1:
+        for i in range(games):
+            records.append(play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, logs))
+            if progress:
+                progress(1)
+        return records
+    size = max(1, min(25, games // (workers * 4)))
+    chunks = [list(range(start, min(start + size, games))) for start in range(0, games, size)]
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(pack_ref(game),)) as pool:
+        futures = [pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs) for chunk in chunks]
+        for future in as_completed(futures):
+            done = future.result()
+            records.extend(done)
+            if progress:
+                progress(len(done))
+    records.sort(key=lambda r: r.index)
+    return records
+
+
+# ---------------------------------------------------------------- summary
+
+
+def summarize(game: Game, records: list[GameRecord], players: int, seed: int, bots: list[str],
+              seconds: float, workers: int = 1, rotate: bool = False) -> dict[str, Any]:
+    """The numbers a designer reads: win rates with 95% intervals, lengths, end reasons, speed.
+
+    A win shared by k players counts 1/k for each. Everything but the timing
+    keys depends only on the games played.
+    """
+    n = len(records)
+    seat_wins = [0.0] * players
+    bot_wins: dict[str, float] = {}
+    bot_games: dict[str, int] = {}
+    group_wins: dict[str, dict[str, float]] = {name: {} for name in game.groups}
+    group_games: dict[str, dict[str, int]] = {name: {} for name in game.groups}
+    reasons: dict[str, int] = {}
+    errors: list[str] = []
+    for record in records:
+        reasons[record.reason] = reasons.get(record.reason, 0) + 1
+        if record.error is not None:
+            errors.append(f"game {record.index} (seed {record.seed}): {record.error}")
+        share = 1.0 / len(record.winners) if record.winners else 0.0
+        for seat, bot in enumerate(record.bots):
+            won = share if seat in record.winners else 0.0
+            seat_wins[seat] += won
+            bot_wins[bot] = bot_wins.get(bot, 0.0) + won
+            bot_games[bot] = bot_games.get(bot, 0) + 1
+            for name, values in record.groups.items():
+                value = values[seat]
+                group_wins[name][value] = group_wins[name].get(value, 0.0) + won
+                group_games[name][value] = group_games[name].get(value, 0) + 1
+    decisions = [r.decisions for r in records]
+    total_decisions = sum(decisions)
+    seat_bots = bots if not rotate else ["rotating"] * players
+    return {
+        "pack": game.name,
+        "version": game.version,
+        "players": players,
+        "games": n,
+        "seed": seed,
+        "bots": list(bots),
+        "rotate": rotate,
+        "wins_by_seat": [{"seat": s + 1, "bot": seat_bots[s], **rate_entry(seat_wins[s], n)} for s in range(players)],
+        "wins_by_bot": {bot: rate_entry(bot_wins[bot], bot_games[bot]) for bot in sorted(bot_wins)},
+        "groups": {name: {value: rate_entry(group_wins[name][value], group_games[name][value])
+                          for value in sorted(group_games[name])} for name in game.groups},
+        "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "errors": errors,
+        "mean_turns": round(mean([r.turns for r in records]), 3),
+        "mean_decisions": round(mean([float(d) for d in decisions]), 3),
+        "min_decisions": min(decisions) if decisions else 0,
+        "max_decisions": max(decisions) if decisions else 0,
+        "workers": workers,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(n / seconds, 3) if seconds > 0 else 0.0,
+        "decisions_per_second": round(total_decisions / seconds, 1) if seconds > 0 else 0.0,
+    }
+
+
+TIMING_KEYS = ("workers", "seconds", "games_per_second", "decisions_per_second")
+"""Summary keys that depend on the machine rather than on the games."""
+
+
+def simulate(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
+             rotate: bool = False, log_dir: str | Path | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Run a simulation and return its summary."""
+    if not game.min_players <= players <= game.max_players:
+        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+    started = time.perf_counter()
+    records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress)
+    return summarize(game, records, players, seed, bots, time.perf_counter() - started, workers, rotate)
