@@ -237,6 +237,9 @@ class GameBuilder:
     def _origin(self, source: Source | None, keypath: tuple[str, ...]) -> Origin:
         if source is None:
             return Origin("<pack>")
+        if source.doc is not None:
+            line, column, flat = source.doc.value_start(source.keypath + keypath)
+            return Origin(source.file, line or source.line or 1, column, flat)
         return Origin(source.file, source.line or 1)
 
     def _expr(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,

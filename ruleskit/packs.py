@@ -42,7 +42,7 @@ class RawDef:
 
     @property
     def source(self) -> Source:
-        return Source(self.doc.path, self.doc.line_of(self.keypath), self.pack)
+        return Source(self.doc.path, self.doc.line_of(self.keypath), self.pack, self.doc, self.keypath)
 
 
 @attrs.define
@@ -122,8 +122,23 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
             message = f"missing key '{sub[-1]}'" if sub else "missing key"
             sub = sub[:-1]
         else:
-            message = f"{message} at '{'.'.join(sub)}'" if sub else message
+            wrong = _first_wrong_type(exc)
+            if wrong is not None and sub:
+                message = f"'{'.'.join(sub)}' {wrong}"
+            else:
+                message = f"{message} at '{'.'.join(sub)}'" if sub else message
         raise doc.error(keypath + sub, f"{what}: {message}", hint) from None
+
+
+def _first_wrong_type(exc: BaseException) -> str | None:
+    """The message of the first WrongType inside a (nested) cattrs validation error."""
+    if isinstance(exc, WrongType):
+        return str(exc)
+    for inner in getattr(exc, "exceptions", ()):
+        found = _first_wrong_type(inner)
+        if found is not None:
+            return found
+    return None
 
 
 def _path_parts(path: str) -> tuple[str, ...]:
@@ -136,8 +151,27 @@ def _path_parts(path: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false"}
+
+
+class WrongType(ValueError):
+    """A TOML value of the wrong type (cattrs would otherwise coerce "2" to 2 or 1 to True)."""
+
+
+def _strict(kind: type) -> Any:
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not kind:
+            raise WrongType(f"should be {_TYPE_NAMES[kind]}, not {value!r}")
+        return value
+
+    return structure
+
+
 def make_converter() -> cattrs.Converter:
-    return cattrs.Converter(forbid_extra_keys=True)
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    for kind in _TYPE_NAMES:
+        converter.register_structure_hook(kind, _strict(kind))
+    return converter
 
 
 class PackReader:
@@ -165,6 +199,9 @@ class PackReader:
                 base_root = find_pack(manifest.extends, relative_to=root)
             except PackError as exc:
                 raise manifest_doc.error(("extends",), f"extends '{manifest.extends}': {exc.message}", exc.hint) from None
+            if base_root in seen or base_root == root:
+                cycle = " -> ".join(p.name for p in seen + [root, base_root])
+                raise manifest_doc.error(("extends",), f"variant chain loops back on itself: {cycle}")
             base = self._read(base_root, seen + [root])
         self._hash_file(root / "pack.toml")
         layer = _Layer(self, manifest, root, manifest_doc, base)

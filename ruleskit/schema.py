@@ -22,6 +22,9 @@ class Source:
     file: str
     line: int | None = None
     pack: str = ""
+    # The parsed file and key path, so a value inside the definition can be located exactly.
+    doc: Any = attrs.field(default=None, eq=False, repr=False)
+    keypath: tuple[str, ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 @attrs.define

@@ -41,7 +41,38 @@ class TomlDoc:
             line = self.lines.get(tuple(keypath[:end]))
             if line is not None:
                 return line
-        return None
+        # A table only ever written as part of dotted headers ([a.b]) has the line of its first child.
+        size = len(keypath)
+        inside = [line for path, line in self.lines.items() if size and path[:size] == tuple(keypath)]
+        return min(inside) if inside else None
+
+    def value_start(self, keypath: tuple[str, ...]) -> tuple[int | None, int, bool]:
+        """Where the string written at `keypath` begins: line, column, and whether it is one line of the file.
+
+        A one-line string may still hold escaped newlines, so every line of its text maps to the
+        same line of the file. Falls back to the line of the closest key when the value cannot be
+        found exactly.
+        """
+        line = self.line_of(keypath)
+        if line is None or not keypath or self.lines.get(tuple(keypath)) != line:
+            return line, 1, False
+        lines = self.text.splitlines()
+        if line > len(lines):
+            return line, 1, False
+        raw = lines[line - 1]
+        key = re.escape(keypath[-1])
+        found = re.search(rf"""(?:^|[\s{{,.])["']?{key}["']?\s*=\s*""", raw)
+        if found is None:
+            return line, 1, False
+        rest = raw[found.end():]
+        for quote in ('"""', "'''"):
+            if rest.startswith(quote):
+                if not rest[3:].strip():  # the string starts on the next line
+                    return line + 1, 1, False
+                return line, found.end() + 4, False
+        if rest[:1] in ('"', "'"):
+            return line, found.end() + 2, True
+        return line, 1, False
 
     def error(self, keypath: tuple[str, ...], message: str, hint: str | None = None) -> PackError:
         return PackError(message, file=self.path, line=self.line_of(keypath), hint=hint)

@@ -46,10 +46,13 @@ class Origin:
     file: str
     line: int = 1
     column: int = 1
+    flat: bool = False  # one line of the file, whatever escaped newlines the text holds
 
     def at(self, line: int | None, column: int | None = None) -> tuple[int | None, int | None]:
         if line is None:
             return self.line, None
+        if self.flat:
+            return self.line, (column or 1) + self.column - 1 if line == 1 else None
         real_line = self.line + line - 1
         real_column = (column or 1) + (self.column - 1 if line == 1 else 0)
         return real_line, real_column
