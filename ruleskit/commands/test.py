@@ -1,0 +1,67 @@
+"""`ruleskit test PACK`: play random legal games and check every invariant at every step."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+NAME = "test"
+HELP = ("Property-test a pack: play random legal games (hypothesis), check engine and pack invariants "
+        "after every decision, shrink a failure to the shortest game and write it as a replay log.")
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    parser.add_argument("pack", metavar="PACK", nargs="?", help="pack folder, or a built-in pack name")
+    parser.add_argument("--games", type=int, default=100, help="games to play in all (default 100)")
+    parser.add_argument("--players", type=_counts, default=None,
+                        help="player counts, e.g. 3 or 2,3,4 (default: every count the pack allows)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the test run (default 0)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to write the failing game's replay log (default: PACKNAME-failure.jsonl)")
+    parser.add_argument("--apply-limit", type=int, default=None,
+                        help="try at most this many listed actions per step (default: all of them)")
+    parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="instead of playing, re-check a replay log written by a failing run")
+    return run
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts are numbers like 2,3,4, not {text!r}") from None
+    if not counts:
+        raise argparse.ArgumentTypeError("give at least one player count")
+    return counts
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import PackError
+    from ..testing.runner import check_log, test_pack
+
+    if args.log is not None:
+        failure = check_log(args.log, args.pack, apply_limit=args.apply_limit)
+        if failure is None:
+            print(f"{args.log}: every check held")
+            return 0
+        print(failure.describe(), file=sys.stderr)
+        return 1
+    if args.pack is None:
+        raise PackError("name a pack to test (or give --log LOG)")
+    if args.games < 1:
+        raise PackError(f"--games must be at least 1, not {args.games}")
+    from ..testing.strategies import game_of
+
+    game = game_of(args.pack)
+    out = args.out or Path(f"{game.name}-failure.jsonl")
+    report = test_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
+                       apply_limit=args.apply_limit, shrink=not args.no_shrink)
+    print(report.summary())
+    for problem in report.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    if report.failure is not None:
+        print(report.failure.describe(), file=sys.stderr)
+    return 0 if report.ok else 1

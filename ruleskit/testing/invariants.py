@@ -1,0 +1,290 @@
+"""Checks that must hold at every step of every game of every pack.
+
+Engine invariants (in the spirit of OpenSpiel's random-simulation test) hold
+for any pack: copies and saved states equal the original, only the players to
+decide have actions, every listed action applies, an unlisted one is refused
+and leaves the state untouched, results are well formed, views hide what they
+should. Pack invariants are the pack's own `[invariants]`, rule-language
+expressions that must stay true.
+
+Each check raises `InvariantFailure` naming what broke.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction, RulesError
+from ..runtime.context import Ctx
+from ..runtime.state import State
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+# An action id no pack can produce: ids are made of names, numbers and + , : - @
+UNOFFERED_ID = "no such action!"
+# Decisions a single turn may take before a game counts as stuck inside it.
+DEFAULT_DECISIONS_PER_TURN = 200
+# Saved states include the whole history; round-trip it in full every so many decisions.
+FULL_COPY_EVERY = 50
+
+
+class InvariantFailure(Exception):
+    """An invariant did not hold; `name` says which, `detail` what was seen."""
+
+    def __init__(self, name: str, detail: str, source: str | None = None) -> None:
+        super().__init__(f"{name}: {detail}")
+        self.name = name
+        self.detail = detail
+        self.source = source
+
+
+# ---------------------------------------------------------------- pack invariants
+
+
+def check_pack_invariants(state: State) -> None:
+    """Evaluate the pack's `[invariants]` on the state; raise on the first false one."""
+    game = state.game
+    for name, (check, message, source) in game.invariants.items():
+        where = f"{source.file}:{source.line}" if source is not None else None
+        ctx = Ctx(game.program, state.data, _acting(state))
+        try:
+            held = check(ctx)
+        except RulesError as exc:
+            raise InvariantFailure(f"invariant {name}", f"could not be evaluated: {exc}", where) from None
+        if held is not True:
+            raise InvariantFailure(f"invariant {name}", f"{message} (the check gave {held!r})", where)
+
+
+def _acting(state: State) -> int:
+    if state.pending is not None:
+        return int(state.pending["player"])
+    return int(state.data["flow"]["active"])
+
+
+# ---------------------------------------------------------------- engine invariants
+
+
+def check_copies(state: State, *, with_history: bool = True) -> None:
+    """`clone()` and a JSON round trip give states equal to the original.
+
+    The history grows with the game, so step-by-step checks may leave it out
+    of the round trip and check it in full now and then.
+    """
+    if state.clone() != state:
+        raise InvariantFailure("clone", "clone() differs from the original state")
+    saved = state.to_json()
+    if not with_history:
+        saved = {**saved, "history": []}
+    try:
+        text = json.dumps(saved, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise InvariantFailure("json", f"the state is not JSON data: {exc}") from None
+    restored = State.from_json(state.game, text)
+    if restored.data != state.data or restored.pending != state.pending:
+        raise InvariantFailure("json", "a JSON round trip changed the state")
+    if with_history and restored != state:
+        raise InvariantFailure("json", "a JSON round trip changed the state's history")
+    if json.dumps(restored.to_json(), sort_keys=True) != text:
+        raise InvariantFailure("json", "a JSON round trip is not stable")
+
+
+def _fingerprint(state: State) -> str:
+    return json.dumps([state.data, state.pending, len(state.history)], sort_keys=True)
+
+
+def check_deciders(state: State) -> None:
+    """Only the players to decide have actions; each of them has one; ids are unique."""
+    legal = state.legal_actions()
+    if state.is_terminal:
+        if legal:
+            raise InvariantFailure("terminal", f"the game is over but {len(legal)} actions are offered")
+        if state.current_player is not None:
+            raise InvariantFailure("terminal", "the game is over but a player is still to decide")
+        return
+    deciders = state.players_to_decide()
+    if not deciders:
+        raise InvariantFailure("deciders", "the game is not over and nobody is to decide")
+    for player in range(state.players):
+        mine = state.legal_actions(player)
+        if player not in deciders and mine:
+            raise InvariantFailure("deciders", f"Player {player + 1} is not to decide but has "
+                                   f"{len(mine)} actions, e.g. {mine[0].id!r}")
+        if player in deciders and not mine:
+            raise InvariantFailure("deciders", f"Player {player + 1} is to decide but has no legal action")
+    for player in deciders:
+        ids = [a.id for a in state.legal_actions(player)]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise InvariantFailure("unique ids", f"Player {player + 1} has duplicate action ids {duplicates}")
+
+
+def check_listed_apply(state: State, limit: int | None = None) -> None:
+    """Every listed action (or the first `limit` of them) applies to a copy without error."""
+    actions = state.legal_actions()
+    if limit is not None:
+        actions = actions[:limit]
+    for action in actions:
+        copy = state.clone()
+        try:
+            copy.apply(action)
+        except RulesError as exc:
+            raise InvariantFailure("listed action applies",
+                                   f"{action.id!r} (Player {action.player + 1}) is offered but refused: {exc}") from None
+
+
+def check_unoffered_refused(state: State) -> None:
+    """An action that is not offered is refused with IllegalAction and the state stays as it was."""
+    before = state.clone()
+    before_json = _fingerprint(state)
+    for action_id, player in ((UNOFFERED_ID, None), *_wrong_player_probes(state)):
+        try:
+            state.apply(action_id, player=player)
+        except IllegalAction:
+            pass
+        except RulesError as exc:
+            raise InvariantFailure("unoffered refused",
+                                   f"{action_id!r} was refused with {type(exc).__name__}, not IllegalAction: {exc}") from None
+        else:
+            raise InvariantFailure("unoffered refused", f"{action_id!r} for player {player} was accepted")
+        if state != before or _fingerprint(state) != before_json:
+            raise InvariantFailure("unoffered refused", f"refusing {action_id!r} changed the state")
+
+
+def _wrong_player_probes(state: State) -> list[tuple[str, int]]:
+    """A legal action id offered by a player who is not to decide."""
+    deciders = state.players_to_decide()
+    legal = state.legal_actions()
+    outsiders = [p for p in range(state.players) if p not in deciders]
+    if not legal or not outsiders:
+        return []
+    return [(legal[0].id, outsiders[0])]
+
+
+def check_turn_bound(state: State, decisions: int, decisions_per_turn: int = DEFAULT_DECISIONS_PER_TURN) -> None:
+    """The game stays within the pack's `[flow] max_turns` and does not stall inside turns."""
+    game = state.game
+    turn = int(state.data["flow"]["turn"])
+    if turn > game.max_turns:
+        raise InvariantFailure("turn bound", f"turn {turn} is past the pack's max_turns of {game.max_turns}")
+    bound = (game.max_turns + 1) * decisions_per_turn
+    if decisions > bound:
+        raise InvariantFailure("turn bound", f"{decisions} decisions without an end (bound {bound}: "
+                               f"max_turns {game.max_turns} x {decisions_per_turn} decisions per turn)")
+
+
+def check_result(state: State) -> None:
+    """A finished game has a well-formed result: scores, ranking, places and winners agree."""
+    result = state.result
+    if result is None:
+        return
+    n = state.players
+    expected = {"reason", "scores", "tiebreaks", "ranking", "places", "winners"}
+    if not isinstance(result, dict) or set(result) != expected:
+        raise InvariantFailure("result", f"result keys should be {sorted(expected)}, got {result!r}")
+    if not isinstance(result["reason"], str) or not result["reason"]:
+        raise InvariantFailure("result", f"the end reason is not a text: {result['reason']!r}")
+    if len(result["scores"]) != n or len(result["places"]) != n or len(result["tiebreaks"]) != n:
+        raise InvariantFailure("result", f"scores, tiebreaks and places need one entry per player: {result}")
+    if sorted(result["ranking"]) != list(range(n)):
+        raise InvariantFailure("result", f"the ranking is not an order of the players: {result['ranking']}")
+    places = result["places"]
+    if not all(isinstance(p, int) and 1 <= p <= n for p in places):
+        raise InvariantFailure("result", f"places must lie in 1..{n}: {places}")
+    if [places[p] for p in result["ranking"]] != sorted(places):
+        raise InvariantFailure("result", f"places {places} disagree with the ranking {result['ranking']}")
+    winners = [p for p in range(n) if places[p] == 1]
+    if result["winners"] != winners or not winners:
+        raise InvariantFailure("result", f"winners {result['winners']} should be the players in first place {winners}")
+
+
+def check_views(state: State) -> None:
+    """`view(p)` never shows p what p may not see."""
+    model = state.game.model
+    data = state.data
+    for viewer in range(state.players):
+        view = state.view(viewer)
+        try:
+            text = json.dumps(view, sort_keys=True)
+        except (TypeError, ValueError) as exc:
+            raise InvariantFailure("view", f"view({viewer}) is not JSON data: {exc}") from None
+        if '"rng"' in text or '"seed"' in text:
+            raise InvariantFailure("view", f"view({viewer}) shows the random stream")
+        for name, var in model.game_vars.items():
+            if var.visible != "all" and name in view["vars"]:
+                raise InvariantFailure("view", f"view({viewer}) shows hidden game var '{name}'")
+        for p, shown in enumerate(view["player_vars"]):
+            for name, var in model.player_vars.items():
+                if name in shown and not _sees(var.visible, p, viewer):
+                    raise InvariantFailure("view", f"view({viewer}) shows Player {p + 1}'s hidden '{name}'")
+        for item, shown in view["items"].items():
+            kind = model.kinds[model.item_kind[item]]
+            owner = model.item_data[item]["owner"]
+            for name in shown:
+                if not _sees(kind.vars[name].visible, owner, viewer):
+                    raise InvariantFailure("view", f"view({viewer}) shows hidden '{name}' of {item}")
+        for key, shown in view["zones"].items():
+            name, _, owner_text = key.partition("@")
+            owner = int(owner_text) if owner_text else None
+            if not _sees(model.zones[name].visible, owner, viewer) and shown != _hidden_summary(data["z"][key]):
+                raise InvariantFailure("view", f"view({viewer}) shows the content of hidden zone '{key}'")
+        _check_secret_picks(state, view, viewer)
+        _check_pending(state, view, viewer)
+
+
+def _sees(visibility: str, owner: int | None, viewer: int) -> bool:
+    return visibility == "all" or (visibility == "owner" and owner == viewer)
+
+
+def _hidden_summary(content: Any) -> dict[str, Any]:
+    if isinstance(content, dict):
+        return {"hidden": True, "count": sum(content.values())}
+    return {"hidden": True, "count": sum(1 for x in content if x is not None)}
+
+
+def _check_secret_picks(state: State, view: dict[str, Any], viewer: int) -> None:
+    simul = state.data["flow"]["simul"]
+    shown = view["flow"]
+    if "simul" in shown or "picks" in json.dumps(shown):
+        raise InvariantFailure("view", f"view({viewer}) shows the simultaneous picks of every player")
+    if simul is None:
+        return
+    mine = shown.get("simultaneous", {}).get("mine")
+    if mine != simul["picks"].get(str(viewer)):
+        raise InvariantFailure("view", f"view({viewer}) shows a pick that is not the viewer's own: {mine!r}")
+
+
+def _check_pending(state: State, view: dict[str, Any], viewer: int) -> None:
+    pending = view.get("pending")
+    if pending is None or state.pending is None:
+        return
+    if state.pending["player"] != viewer and "options" in pending:
+        raise InvariantFailure("view", f"view({viewer}) shows another player's decision options")
+
+
+# ---------------------------------------------------------------- all at once
+
+
+def check_step(state: State, decisions: int, *, apply_limit: int | None = None,
+               decisions_per_turn: int = DEFAULT_DECISIONS_PER_TURN) -> None:
+    """Every invariant that must hold after each step of a game."""
+    check_pack_invariants(state)
+    check_copies(state, with_history=state.is_terminal or decisions % FULL_COPY_EVERY == 0)
+    check_deciders(state)
+    check_turn_bound(state, decisions, decisions_per_turn)
+    check_views(state)
+    if state.is_terminal:
+        check_result(state)
+        return
+    check_unoffered_refused(state)
+    check_listed_apply(state, apply_limit)
+
+
+def check_replay(game: Game, state: State, players: int, seed: int, options: dict[str, Any] | None = None) -> None:
+    """Re-running the recorded decisions from the seed reproduces the state exactly."""
+    again = game.new_game(players=players, seed=seed, options=options)
+    for entry in state.history[1:]:
+        again.apply(entry["action"], player=entry["player"])
+    if again != state:
+        raise InvariantFailure("replay", "replaying the decisions from the seed gave a different state")

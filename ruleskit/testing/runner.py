@@ -1,0 +1,242 @@
+"""Driving random games of a pack with hypothesis, and reporting the first failure.
+
+`test_pack` plays games for each player count, checking every invariant after
+every decision. When one fails, hypothesis shrinks it to the shortest game
+that still fails; the runner keeps that game, writes it as a replay log and
+describes the broken invariant with the state that broke it. `check_log`
+re-runs such a log with the same checks, so the failure can be reproduced.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import HypothesisException
+
+from ..errors import PackError, RulesError
+from ..game import Game
+from ..log import log_lines, read_log
+from ..runtime.state import State
+from . import invariants
+from .invariants import InvariantFailure
+from .strategies import GameRun, Step, game_of, random_games
+
+
+@attrs.define
+class Failure:
+    """The smallest failing game found: its setting, decisions and what broke."""
+
+    players: int
+    seed: int
+    steps: list[Step]
+    failed_action: Step | None
+    name: str
+    detail: str
+    source: str | None
+    state: State | None
+    trace: str = ""
+    log_path: Path | None = None
+
+    def describe(self) -> str:
+        lines = [f"FAILED: {self.name}: {self.detail}"]
+        if self.source:
+            lines.append(f"  declared at {self.source}")
+        lines.append(f"  game: {self.players} players, seed {self.seed}, {len(self.steps)} decisions"
+                     + (f", then {self.failed_action.action!r} by Player {self.failed_action.player + 1}"
+                        if self.failed_action else ""))
+        if self.steps:
+            shown = " ".join(step.action for step in self.steps)
+            lines.append(f"  decisions: {shown}")
+        if self.trace:
+            lines.append("  engine traceback:\n" + self.trace.rstrip())
+        if self.state is not None:
+            lines.append("  state:")
+            lines.extend("    " + line for line in describe_state(self.state).splitlines())
+        if self.log_path is not None:
+            lines.append(f"  replay log: {self.log_path} (re-check with: ruleskit test --log {self.log_path})")
+        return "\n".join(lines)
+
+
+@attrs.define
+class Report:
+    """What a test run tried and found."""
+
+    pack: str
+    games: dict[int, int] = attrs.Factory(dict)  # finished games by player count
+    attempts: int = 0  # every game started, shrinking included
+    decisions: int = 0
+    invariants: int = 0
+    seconds: float = 0.0
+    failure: Failure | None = None
+    problems: list[str] = attrs.Factory(list)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and not self.problems
+
+    def summary(self) -> str:
+        per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
+        status = "ok" if self.ok else "FAILED"
+        return (f"{self.pack}: {sum(self.games.values())} games ({per_count}), {self.decisions} decisions, "
+                f"{self.invariants} pack invariants + engine invariants checked at every step, "
+                f"{self.seconds:.1f}s: {status}")
+
+
+def describe_state(state: State) -> str:
+    """The parts of a state a pack author reads: vars, items, zones and the flow."""
+    data = state.data
+    flow = data["flow"]
+    shown: dict[str, Any] = {
+        "turn": flow["turn"], "round": flow["round"], "phase": flow["phase"], "stage": flow["stage"],
+        "active": flow["active"], "vars": data["v"], "players": data["pv"], "items": data["ev"], "zones": data["z"],
+    }
+    if data["blocked"]:
+        shown["blocked"] = data["blocked"]
+    if state.pending is not None:
+        shown["pending"] = {"player": state.pending["player"], "prompt": state.pending["prompt"]}
+    if data["result"] is not None:
+        shown["result"] = data["result"]
+    return json.dumps(shown, indent=1, sort_keys=True)
+
+
+class _Recorder:
+    """Keeps the last failing game: hypothesis re-runs the shrunk example last."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.failure: Failure | None = None
+
+    def finished(self, run: GameRun) -> None:
+        self.report.games[run.players] = self.report.games.get(run.players, 0) + 1
+        self.report.decisions += len(run.steps)
+
+    def failed(self, run: GameRun, exc: BaseException) -> None:
+        trace = ""
+        if isinstance(exc, InvariantFailure):
+            name, detail, source = exc.name, exc.detail, exc.source
+        elif isinstance(exc, RulesError):
+            name, detail, source = f"engine error ({type(exc).__name__})", str(exc), None
+        else:
+            name, detail, source = f"engine crash ({type(exc).__name__})", str(exc), None
+            trace = "".join(traceback.format_exception(exc))
+        self.failure = Failure(run.players, run.seed, list(run.steps), run.failed_action, name, detail, source,
+                               run.state, trace)
+
+
+def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
+              out: Path | None = None, apply_limit: int | None = None,
+              decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True) -> Report:
+    """Play about `games` random games (split over the player counts) and check them."""
+    game = game_of(pack)
+    counts = players or list(range(game.min_players, game.max_players + 1))
+    for count in counts:
+        if not game.min_players <= count <= game.max_players:
+            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+    report = Report(game.name, invariants=len(game.invariants))
+    started = time.perf_counter()
+    for index, count in enumerate(counts):
+        share = games // len(counts) + (1 if index < games % len(counts) else 0)
+        if share <= 0:
+            continue
+        failure = _run_count(game, count, share, seed + index, report, apply_limit, decisions_per_turn, shrink)
+        if failure is not None:
+            report.failure = failure
+            break
+    report.seconds = time.perf_counter() - started
+    if report.failure is not None and out is not None:
+        write_failure_log(game, report.failure, out)
+    return report
+
+
+# Hypothesis is told not to collect this helper as a test of its own.
+test_pack.__test__ = False  # type: ignore[attr-defined]
+
+
+def _run_count(game: Game, players: int, examples: int, seed: int, report: Report, apply_limit: int | None,
+               decisions_per_turn: int, shrink: bool) -> Failure | None:
+    recorder = _Recorder(report)
+
+    @settings(max_examples=examples, database=None, deadline=None, derandomize=False, print_blob=False,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
+              phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate])
+    @hypothesis_seed(seed)
+    @given(random_games(game, players, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn))
+    def play(run: GameRun) -> None:
+        report.attempts += 1
+        try:
+            run.play()
+        except Exception as exc:
+            recorder.failed(run, exc)
+            raise
+        recorder.finished(run)
+
+    try:
+        play()
+    except HypothesisException as exc:
+        report.problems.append(f"{players} players: hypothesis could not run the games: {exc}")
+    except Exception:  # noqa: BLE001 - the failure itself was recorded by the recorder
+        if recorder.failure is None:
+            raise
+    return recorder.failure
+
+
+def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
+    """The failing game as a replay log; the decision that crashed, if any, comes last."""
+    if failure.state is None:
+        return
+    lines = log_lines(failure.state)
+    if failure.failed_action is not None:
+        lines.append({"type": "decision", "player": failure.failed_action.player,
+                      "action": failure.failed_action.action, "chance": []})
+    lines.append({"type": "failure", "invariant": failure.name, "detail": failure.detail})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        for line in lines:
+            handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    failure.log_path = path
+
+
+def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
+              apply_limit: int | None = None) -> Failure | None:
+    """Re-run a game log with every check after every decision; the failure it shows, if any."""
+    lines = read_log(path)
+    header = lines[0]
+    for key in ("players", "seed", "hash"):
+        if key not in header:
+            raise PackError(f"log header has no '{key}'", file=str(path), line=1)
+    game = game_of(pack if pack is not None else (header.get("ref") or header["pack"]))
+    if game.content_hash != header["hash"]:
+        raise PackError(f"the pack '{game.name}' has changed since this log was written", file=str(path), line=1)
+    decisions = [entry for entry in lines if entry["type"] == "decision"]
+    queue = iter(decisions)
+
+    def replay_choice(state: State, legal: list[Any]) -> Any:
+        entry = next(queue, None)
+        if entry is None:
+            raise _LogEnded()
+        for action in legal:
+            if action.id == entry["action"] and action.player == entry.get("player", action.player):
+                return action
+        raise InvariantFailure("replay", f"logged action {entry['action']!r} (line {entry['_line']}) "
+                               "is not offered here")
+
+    run = GameRun(game, int(header["players"]), int(header["seed"]), replay_choice, apply_limit=apply_limit)
+    recorder = _Recorder(Report(game.name))
+    try:
+        run.play()
+    except _LogEnded:
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure is what the log reproduces
+        recorder.failed(run, exc)
+    return recorder.failure
+
+
+class _LogEnded(Exception):
+    """The log has no more decisions: what it recorded held up."""
