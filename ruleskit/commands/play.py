@@ -1,0 +1,62 @@
+"""`ruleskit play PACK`: play in the terminal, hot-seat and against bots."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from .simulate import _positive, _seed
+
+NAME = "play"
+HELP = "Play a pack in the terminal: humans take turns at one screen, bots fill the other seats."
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    parser.add_argument("pack", metavar="PACK", nargs="?",
+                        help="pack or variant folder, or a built-in pack name (optional with --load)")
+    parser.add_argument("--players", "-p", type=_positive, default=None,
+                        help="number of players (default: the number of seats, else the pack's minimum)")
+    parser.add_argument("--seats", default=None,
+                        help="who sits where, comma-separated: human, random, greedy "
+                             "(default: a human in seat 1 and random bots elsewhere)")
+    parser.add_argument("--seed", type=_seed, default=0, help="the game's seed (default 0)")
+    parser.add_argument("--scenario", metavar="FILE", help="start from a scenario file instead of a new game")
+    parser.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
+    parser.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log to FILE when it ends or you quit")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ..bots import check_bot_names
+    from ..errors import PackError
+    from ..game import load
+    from ..play import HUMAN, PlaySession, load_saved
+    from ..scenarios import load_scenario
+
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    if seats is not None:
+        check_bot_names([s for s in seats if s != HUMAN])
+    if args.load:
+        if args.scenario:
+            raise PackError("give --load or --scenario, not both")
+        game, state, saved_seats = load_saved(args.load, args.pack)
+        seats = seats or saved_seats
+    else:
+        if not args.pack:
+            raise PackError("name the pack to play (or continue a saved game with --load FILE)")
+        game = load(args.pack)
+        if args.scenario:
+            state = load_scenario(args.scenario, game)
+        else:
+            players = args.players or (len(seats) if seats else game.min_players)
+            state = game.new_game(players=players, seed=args.seed)
+        if seats is None:
+            seats = [HUMAN] + ["random"] * (state.players - 1)
+    if args.players is not None and args.players != state.players:
+        raise PackError(f"--players {args.players} does not match the game, which has {state.players} players")
+    if len(seats) != state.players:
+        raise PackError(f"--seats names {len(seats)} seats for {state.players} players")
+    session = PlaySession(game, state, seats, Console(highlight=False), seed=args.seed, log_path=args.log)
+    return session.run()

@@ -1,0 +1,265 @@
+"""Terminal play: humans (hot-seat) and bots at one table.
+
+Each human sees only their own view. When the decision passes to another
+human, the screen is handed over behind a prompt, so nothing private is shown
+to the wrong player. At the prompt a human types the number of an action (or
+its id), or a command: `undo`, `save FILE`, `show`, `help`, `quit`.
+
+`undo` goes back to before the human's last decision, but never past a chance
+outcome (a roll, a shuffle, a random pick) or past information that was
+hidden from a human player and is now shown to them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+from rich.console import Console
+
+from .bots import Bot, derive_seed, make_bot
+from .display import Display
+from .errors import IllegalAction, PackError, RulesError
+from .game import Game, load
+from .log import pack_ref, write_log
+from .runtime.engine import Action
+from .runtime.state import State
+
+HUMAN = "human"
+SAVE_FORMAT = "ruleskit-save"
+BOT_SEED_SALT = 104729
+
+HELP_TEXT = """\
+Type the number of an action to take it (or its id). Commands:
+  undo        take back your last decision (not past dice, shuffles or revealed cards)
+  save FILE   save the game; continue it later with: ruleskit play --load FILE
+  show        show the table again
+  help        this text
+  quit        leave the game (it is saved to the log file if you gave --log)"""
+
+
+@attrs.define
+class Snapshot:
+    """The state before a human decision, for undo."""
+
+    player: int
+    state: State
+    history_length: int
+
+
+class PlaySession:
+    """One game at the terminal."""
+
+    def __init__(self, game: Game, state: State, seats: list[str], console: Console,
+                 ask: Callable[[str], str] = input, seed: int = 0, log_path: str | None = None) -> None:
+        if len(seats) != state.players:
+            raise PackError(f"{len(seats)} seats for a game of {state.players} players")
+        self.game = game
+        self.state = state
+        self.seats = seats
+        self.console = console
+        self.ask = ask
+        self.log_path = log_path
+        self.display = Display(game)
+        self.bots: dict[int, Bot] = {p: make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, p))
+                                     for p, name in enumerate(seats) if name != HUMAN}
+        self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
+        self.undo_stack: list[Snapshot] = []
+        self.at_screen: int | None = None  # the human who may see the screen now
+
+    # ------------------------------------------------------------- the loop
+
+    def run(self) -> int:
+        """Play until the game ends or a human quits; 0 either way."""
+        while not self.state.is_terminal:
+            player = self.state.players_to_decide()[0]
+            if player in self.bots:
+                self.bot_turn(player)
+            elif not self.human_turn(player):
+                self.console.print("Game left unfinished.")
+                self.write_log()
+                return 0
+        self.finished()
+        return 0
+
+    def bot_turn(self, player: int) -> None:
+        action = self.bots[player].choose(self.state, player)
+        secret = self.state.data["flow"]["simul"] is not None
+        self.state.apply(action)
+        shown = "makes a secret choice" if secret else action.label
+        self.console.print(f"{self.display.player_name(player)} ({self.seats[player]}): {shown}", highlight=False)
+        self.show_messages()
+
+    def human_turn(self, player: int) -> bool:
+        """Ask `player` until they decide; False if they quit."""
+        if not self.hand_over(player):
+            return False
+        self.show(player)
+        while True:
+            try:
+                line = self.ask(f"{self.display.player_name(player)}> ").strip()
+            except EOFError:
+                return False
+            if not line:
+                continue
+            command, _, rest = line.partition(" ")
+            command = command.lower()
+            if command in ("quit", "exit", "q"):
+                return False
+            if command in ("help", "?", "h"):
+                self.console.print(HELP_TEXT, highlight=False)
+            elif command in ("show", "board"):
+                self.show(player)
+            elif command == "undo":
+                if self.undo(player):
+                    return True
+            elif command == "save":
+                self.save(rest.strip())
+            else:
+                action = self.pick(line, player)
+                if action is not None:
+                    self.take(action, player)
+                    return True
+
+    def hand_over(self, player: int) -> bool:
+        if self.at_screen == player:
+            return True
+        if self.at_screen is not None or len(self.humans) > 1:
+            if self.console.is_terminal:
+                self.console.clear()
+            self.console.print(f"Pass the screen to {self.display.player_name(player)}, then press Enter.")
+            try:
+                self.ask("")
+            except EOFError:
+                return False
+        self.at_screen = player
+        return True
+
+    def show(self, player: int) -> None:
+        self.console.print(self.display.render(self.state, player))
+        if self.state.prompt:
+            self.console.print(f"[bold]{self.state.prompt}[/bold]")
+        for number, action in enumerate(self.state.legal_actions(player), start=1):
+            self.console.print(f"  {number:>2}. {action.label}", highlight=False)
+
+    def show_messages(self) -> None:
+        for message in self.state.messages:
+            self.console.print(f"  · {message}", highlight=False)
+
+    def pick(self, text: str, player: int) -> Action | None:
+        actions = self.state.legal_actions(player)
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            self.console.print(f"There is no action {number}; choose 1-{len(actions)}, or type help.")
+            return None
+        for action in actions:
+            if action.id == text:
+                return action
+        self.console.print(f"Unknown command '{text}'. Type a number from 1 to {len(actions)}, or help.",
+                           highlight=False)
+        return None
+
+    def take(self, action: Action, player: int) -> None:
+        before = self.state.clone()
+        try:
+            self.state.apply(action)
+        except IllegalAction as exc:
+            self.console.print(f"Not allowed: {exc.message}")
+            return
+        self.undo_stack.append(Snapshot(player, before, len(before.history)))
+        self.console.print(f"{self.display.player_name(player)}: {action.label}", highlight=False)
+        self.show_messages()
+
+    # ------------------------------------------------------------- undo, save, log
+
+    def undo(self, player: int) -> bool:
+        if not self.undo_stack:
+            self.console.print("Nothing to undo.")
+            return False
+        snapshot = self.undo_stack[-1]
+        if snapshot.player != player:
+            self.console.print(f"The last decision was {self.display.player_name(snapshot.player)}'s; "
+                               "only your own decisions can be taken back.")
+            return False
+        since = self.state.history[snapshot.history_length:]
+        if any(entry.get("chance") for entry in since):
+            self.console.print("Cannot undo: a chance outcome (a roll, a shuffle, a random draw) has happened since.")
+            return False
+        if any(revealed(snapshot.state, self.state, p) for p in self.humans):
+            self.console.print("Cannot undo: hidden information has been revealed since.")
+            return False
+        self.undo_stack.pop()
+        self.state = snapshot.state
+        self.console.print("Undone.")
+        return True
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.console.print("Say where: save FILE")
+            return
+        try:
+            save_game(self.state, self.seats, path)
+        except OSError as exc:
+            self.console.print(f"Cannot save to {path}: {exc.strerror}")
+            return
+        self.console.print(f"Saved to {path}; continue with: ruleskit play --load {path}", highlight=False)
+
+    def write_log(self) -> None:
+        if self.log_path:
+            write_log(self.state, self.log_path)
+            self.console.print(f"Log written to {self.log_path}", highlight=False)
+
+    def finished(self) -> None:
+        viewer = self.at_screen if self.at_screen is not None else 0
+        self.console.print(self.display.render(self.state, viewer))
+        self.console.print(self.display.result(self.state))
+        self.write_log()
+
+
+def revealed(before: State, after: State, viewer: int) -> bool:
+    """True if `viewer` now sees an item that was hidden from them before."""
+    return bool(_visible_items(after, viewer) - _visible_items(before, viewer))
+
+
+def _visible_items(state: State, viewer: int) -> set[str]:
+    seen: set[str] = set()
+    for content in state.view(viewer)["zones"].values():
+        if isinstance(content, dict):
+            if content.get("hidden") is True:
+                continue
+            seen.update(item for item, count in content.items() if count)
+        else:
+            seen.update(item for item in content if item is not None)
+    return seen
+
+
+# ---------------------------------------------------------------- saved games
+
+
+def save_game(state: State, seats: list[str], path: str | Path) -> None:
+    data = {"format": SAVE_FORMAT, "ref": pack_ref(state.game), "seats": seats, "state": state.to_json()}
+    Path(path).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+
+
+def load_saved(path: str | Path, pack: str | None = None) -> tuple[Game, State, list[str]]:
+    """A saved game: its pack (from the save, unless `pack` is given), state and seats."""
+    name = str(path)
+    try:
+        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PackError(f"cannot read saved game: {exc.strerror}", file=name) from None
+    except json.JSONDecodeError as exc:
+        raise PackError(f"saved game is not JSON: {exc.msg}", file=name, line=exc.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
+        raise PackError("not a saved ruleskit game (written by 'save FILE' in ruleskit play)", file=name)
+    game = load(pack or data["ref"])
+    try:
+        state = State.from_json(game, data["state"])
+    except RulesError as exc:
+        raise PackError(exc.message, file=name) from None
+    return game, state, [str(s) for s in data["seats"]]
