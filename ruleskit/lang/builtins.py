@@ -342,8 +342,8 @@ BUILTINS: dict[str, Builtin] = {
     "edges": Builtin(edges, 0, 0, _fixed("list:list:any"), "every edge of the board as [a, b]"),
     "blocked": Builtin(is_blocked, 2, 2, _fixed("bool"), "whether the edge between two nodes is blocked"),
     "blocked_edges": Builtin(blocked_edges, 0, 0, _fixed("list:list:any"), "the blocked edges as [a, b]"),
-    "next_player": Builtin(next_player, 1, 2, _fixed("player"), "the player to the left (clockwise)"),
-    "previous_player": Builtin(previous_player, 1, 2, _fixed("player"), "the player to the right"),
+    "next_player": Builtin(next_player, 1, 2, _fixed("player"), "the player `steps` seats clockwise (default 1)"),
+    "previous_player": Builtin(previous_player, 1, 2, _fixed("player"), "the player `steps` seats counterclockwise (default 1)"),
     "players_from": Builtin(players_from, 1, 2, _fixed("list:player"),
                             "all players starting at one, \"clockwise\" or \"counterclockwise\""),
 }
