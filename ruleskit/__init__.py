@@ -1,7 +1,7 @@
 """ruleskit: a rules-as-data engine for turn-based board games.
 
     import ruleskit
-    game = ruleskit.load("ophir")            # a built-in pack, or a folder path
+    game = ruleskit.load("path/to/pack")     # a folder, or a built-in pack's name
     state = game.new_game(players=3, seed=7)
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])

@@ -19,7 +19,7 @@ from .packs import PackReader, PackSource, RawDef
 @attrs.frozen
 class Difference:
     change: str  # "added", "removed", "replaced"
-    key: str  # e.g. "actions.sail", "kinds.specialist.items.postmaster", "hook lucky"
+    key: str  # e.g. "actions.move", "kinds.card.items.ace", "hook lucky"
     before: str | None
     after: str | None
     where: str | None  # where the variant's version is written (file:line)

@@ -2,11 +2,11 @@
 
 A scenario pins a position for a test, a tutorial or a bug report:
 
-    pack = "ophir"              # a built-in name, or a folder relative to this file
+    pack = "my_game"            # a built-in name, or a folder relative to this file
     players = 3
     seed = 7
     setup = ["first"]           # setup decisions by id, in order; "first" takes the first option
-    then = ["sail:h3"]          # decisions applied after the overrides below
+    then = ["move:h3"]          # decisions applied after the overrides below
 
     [vars]                      # game vars
     [players_vars.0]            # player vars of the first player (players count from 0)
@@ -79,7 +79,7 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
 def _load_pack(doc: TomlDoc, folder: Path, override: str | None) -> Game:
     ref = override or doc.data.get("pack")
     if not isinstance(ref, str):
-        raise doc.error(("pack",), "a scenario names its pack: pack = \"ophir\" or a folder path")
+        raise doc.error(("pack",), "a scenario names its pack: pack = \"NAME\" (built-in) or a folder path")
     local = folder / ref
     try:
         return load(local if (local / "pack.toml").is_file() else ref)

@@ -10,7 +10,7 @@ HELP = "Check a pack (or variant): exit 0 with a one-line summary if clean, else
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("pack", metavar="PACK", help="pack folder, or a built-in pack name such as 'ophir'")
+    parser.add_argument("pack", metavar="PACK", help="pack folder, or the name of a built-in pack")
     return run
 
 

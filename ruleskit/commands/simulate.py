@@ -29,7 +29,7 @@ def _seed(text: str) -> int:
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or a built-in pack name such as 'ophir'")
+    parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
     parser.add_argument("--games", "-n", type=_positive, default=200, help="number of games (default 200)")
     parser.add_argument("--players", "-p", type=_positive, default=None,
                         help="players per game (default 4, or the pack's nearest player count)")
