@@ -9,6 +9,7 @@ the closures reach only the game data and the builtins in `builtins.py`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ import attrs
 from lark import Token, Tree
 
 from ..errors import IllegalAction, LanguageError, ProgramError, RuleViolation, did_you_mean
-from ..model import Model, ZoneRef, edge_key
+from ..model import RESERVED, Model, ZoneRef, edge_key
 from ..runtime import rng
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
@@ -174,6 +175,8 @@ class Compiler:
             if definition.name in self.proc_defs:
                 raise self.error(definition.body, f"'{definition.name}' is defined both as a rule and a procedure",
                                  origin=definition.origin)
+        for definition in list(self.rule_defs.values()) + list(self.proc_defs.values()) + self.hook_defs:
+            self._check_params(definition)
         for definition in self.hook_defs:
             if definition.kind == "on":
                 self._note_event(definition.target, len(definition.params), definition.origin, definition.body)
@@ -207,9 +210,16 @@ class Compiler:
         if not text.strip():
             return lambda ctx: None
         tree = parse(text, "block", origin)
-        fn = self.compile_block(tree, Scope(names))
+        body = self.compile_block(tree, Scope(names))
         self._note_calls(what)
-        return fn
+
+        def run(ctx: Ctx) -> None:
+            try:
+                body(ctx)
+            except Return:  # `return` ends an inline effect early, as it ends a procedure
+                pass
+
+        return run
 
     # ------------------------------------------------------------- errors
 
@@ -237,7 +247,7 @@ class Compiler:
 
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
-        scope = Scope(dict(definition.params))
+        scope = Scope({n: _type_of(t) for n, t in definition.params})
         body, _ = self.compile_expr(definition.body, scope)
         self._note_calls(f"rule:{definition.name}")
         names = [p for p, _ in definition.params]
@@ -265,7 +275,7 @@ class Compiler:
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
-        body = self.compile_block(definition.body, Scope(dict(definition.params)))
+        body = self.compile_block(definition.body, Scope({n: _type_of(t) for n, t in definition.params}))
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         where = f"proc {definition.name} ({definition.location})"
@@ -295,7 +305,7 @@ class Compiler:
             if len(rule.params) != len(definition.params):
                 raise self.error(definition.body, f"hook '{definition.name}' gives rule '{rule.name}' "
                                  f"{len(definition.params)} parameter(s); it takes {len(rule.params)}")
-            scope = Scope(dict(definition.params))
+            scope = Scope({n: _type_of(t) for n, t in definition.params})
             scope.names["base"] = ANY
             when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
             expr, _ = self.compile_expr(definition.body, scope)
@@ -303,7 +313,7 @@ class Compiler:
             self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
             self.program.rules[rule.name].modifiers.append((when, expr, names))  # type: ignore[attr-defined]
             return
-        scope = Scope(dict(definition.params))
+        scope = Scope({n: _type_of(t) for n, t in definition.params})
         when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
         body = self.compile_block(definition.body, scope)
         self._note_calls(f"hook:{definition.name}")
@@ -354,6 +364,24 @@ class Compiler:
             if state.get(node) is None:
                 visit(node, [node])
 
+    def _check_params(self, definition: Definition) -> None:
+        seen: set[str] = set()
+        for name, type_name in definition.params:
+            where = LanguageError("", file=definition.origin.file, line=definition.line)
+            if name in seen:
+                raise LanguageError(f"parameter '{name}' is listed twice in {definition.name}",
+                                    file=where.file, line=where.line)
+            seen.add(name)
+            if name in RESERVED or name in _SPECIALS:
+                raise LanguageError(f"'{name}' is a reserved word and cannot name a parameter of {definition.name}",
+                                    file=where.file, line=where.line)
+            inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else type_name
+            if type_name != ANY and inner not in ("int", "bool", "str", "player", "list", ANY) \
+                    and inner not in self.model.kinds:
+                raise LanguageError(f"parameter '{name}' of {definition.name} has unknown type '{type_name}'",
+                                    file=where.file, line=where.line,
+                                    hint=did_you_mean(inner, ["int", "bool", "str", "player"] + list(self.model.kinds)))
+
     def _cycle_error(self, cycle: list[str]) -> LanguageError:
         first = cycle[0]
         kind, _, name = first.partition(":")
@@ -366,6 +394,14 @@ class Compiler:
             definition = next((d for d in self.hook_defs if d.name == name), None)
         shown = " -> ".join(cycle)
         message = f"recursion is not allowed: {shown}"
+        if definition is None:  # the cycle starts at an event: point at the first definition in it
+            for step in cycle:
+                step_kind, _, step_name = step.partition(":")
+                candidates = {"rule": self.rule_defs, "proc": self.proc_defs,
+                              "hook": {d.name: d for d in self.hook_defs}}.get(step_kind, {})
+                definition = candidates.get(step_name)
+                if definition is not None:
+                    break
         if definition is not None:
             return LanguageError(message, file=definition.origin.file, line=definition.line,
                                  hint="loop over a finite list instead")
@@ -658,7 +694,13 @@ class Compiler:
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
-            return (lambda ctx: checked_int(_num(left(ctx), where) + _num(right(ctx), where), where)), "int"
+            def add(ctx: Ctx) -> Any:
+                a, b = left(ctx), right(ctx)
+                if isinstance(a, list) and isinstance(b, list):
+                    return a + b
+                return checked_int(_num(a, where) + _num(b, where), where)
+
+            return add, "int" if left_type == "int" and right_type == "int" else ANY
         if op == "-":
             return (lambda ctx: checked_int(_int(left(ctx), where) - _int(right(ctx), where), where)), "int"
         if op == "*":
@@ -771,6 +813,8 @@ class Compiler:
         model = self.model
         if name in _SPECIALS or name == "base":
             raise self.error(node, f"'{name}' is a built-in name and cannot be redefined")
+        if name in RESERVED:
+            raise self.error(node, f"'{name}' is a reserved word and cannot name a variable")
         if name in model.game_vars or name in model.item_kind or name in model.kinds or name in model.zones:
             raise self.error(node, f"'{name}' already names something in the pack; choose another local name")
 
@@ -1346,9 +1390,12 @@ _SPECIALS: dict[str, tuple[Fn, str]] = {
 }
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
 def _unquote(text: str) -> str:
-    body = text[1:-1]
-    return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+    """The value of a string literal; escapes are decoded in one pass (\\n, \\t, \\", \\\\)."""
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text[1:-1])
 
 
 def _type_of(declared: str) -> str:

@@ -288,7 +288,7 @@ def _check_ends(game: Game, ctx: Ctx) -> None:
         ctx.me = ctx.data["flow"]["active"]
         if condition(ctx):
             raise GameOver(reason)
-    if ctx.data["flow"]["turn"] >= game.max_turns:
+    if ctx.data["flow"]["turn"] > game.max_turns:
         raise GameOver("turn limit")
 
 
