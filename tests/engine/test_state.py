@@ -42,7 +42,7 @@ def test_json_and_clone_round_trips_at_every_point(pack: str, request: pytest.Fi
             assert [a.id for a in restored.legal_actions()] == [a.id for a in state.legal_actions()]
             assert restored.current_player == state.current_player and restored.prompt == state.prompt
             pending_seen += state.pending is not None
-            if i % 7 == 0 and not state.is_terminal:
+            if i % 7 == 0 and i < 80 and not state.is_terminal:
                 # The same decisions from a restored copy give the same game.
                 assert future(restored, i) == future(state.clone(), i)
     if pack == "card_duel":
