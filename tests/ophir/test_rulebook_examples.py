@@ -5,7 +5,7 @@ Dice are scripted in the scenarios ([rolls]); the asserted outcomes are the ones
 
 from __future__ import annotations
 
-from ophir_helpers import cargo, ids, pv, play, rolls, scenario, ship, zone
+from ophir_helpers import cargo, ids, play, pv, rolls, scenario, ship, zone
 
 
 def test_successful_influence_check() -> None:
