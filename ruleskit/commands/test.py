@@ -22,6 +22,11 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="where to write the failing game's replay log (default: PACKNAME-failure.jsonl)")
     parser.add_argument("--apply-limit", type=int, default=None,
                         help="try at most this many listed actions per step (default: all of them)")
+    parser.add_argument("--thorough-every", type=int, default=1, metavar="K",
+                        help="run the costly engine checks (every listed action, JSON round trip, views) "
+                             "every K decisions and at the end (default 1: every decision)")
+    parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
+                        help="stop each game after N decisions (default: play to the end)")
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
     parser.add_argument("--log", type=Path, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
@@ -58,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args.pack)
     out = args.out or Path(f"{game.name}-failure.jsonl")
     report = test_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
-                       apply_limit=args.apply_limit, shrink=not args.no_shrink)
+                       apply_limit=args.apply_limit, shrink=not args.no_shrink,
+                       thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions)
     print(report.summary())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

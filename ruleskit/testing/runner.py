@@ -19,6 +19,7 @@ import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import HypothesisException
+from hypothesis.strategies import SearchStrategy
 
 from ..errors import PackError, RulesError
 from ..game import Game
@@ -72,6 +73,7 @@ class Report:
     games: dict[int, int] = attrs.Factory(dict)  # finished games by player count
     attempts: int = 0  # every game started, shrinking included
     decisions: int = 0
+    cut_short: int = 0  # games stopped at max_decisions
     invariants: int = 0
     seconds: float = 0.0
     failure: Failure | None = None
@@ -83,8 +85,9 @@ class Report:
 
     def summary(self) -> str:
         per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
-        status = "ok" if self.ok else "FAILED"
-        return (f"{self.pack}: {sum(self.games.values())} games ({per_count}), {self.decisions} decisions, "
+        status = "ok" if self.ok else f"FAILED (after {self.attempts} games tried, shrinking included)"
+        short = f", {self.cut_short} cut short" if self.cut_short else ""
+        return (f"{self.pack}: {sum(self.games.values())} games ({per_count}{short}), {self.decisions} decisions, "
                 f"{self.invariants} pack invariants + engine invariants checked at every step, "
                 f"{self.seconds:.1f}s: {status}")
 
@@ -115,6 +118,8 @@ class _Recorder:
 
     def finished(self, run: GameRun) -> None:
         self.report.games[run.players] = self.report.games.get(run.players, 0) + 1
+        if run.state is not None and not run.state.is_terminal:
+            self.report.cut_short += 1
         self.report.decisions += len(run.steps)
 
     def failed(self, run: GameRun, exc: BaseException) -> None:
@@ -132,7 +137,8 @@ class _Recorder:
 
 def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
               out: Path | None = None, apply_limit: int | None = None,
-              decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True) -> Report:
+              decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
+              thorough_every: int = 1, max_decisions: int | None = None) -> Report:
     """Play about `games` random games (split over the player counts) and check them."""
     game = game_of(pack)
     counts = players or list(range(game.min_players, game.max_players + 1))
@@ -145,7 +151,9 @@ def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] |
         share = games // len(counts) + (1 if index < games % len(counts) else 0)
         if share <= 0:
             continue
-        failure = _run_count(game, count, share, seed + index, report, apply_limit, decisions_per_turn, shrink)
+        strategy = random_games(game, count, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn,
+                                thorough_every=thorough_every, max_decisions=max_decisions)
+        failure = _run_count(strategy, share, seed + index, report, shrink)
         if failure is not None:
             report.failure = failure
             break
@@ -159,15 +167,15 @@ def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] |
 test_pack.__test__ = False  # type: ignore[attr-defined]
 
 
-def _run_count(game: Game, players: int, examples: int, seed: int, report: Report, apply_limit: int | None,
-               decisions_per_turn: int, shrink: bool) -> Failure | None:
+def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, report: Report,
+               shrink: bool) -> Failure | None:
     recorder = _Recorder(report)
 
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False, print_blob=False,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
               phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate])
     @hypothesis_seed(seed)
-    @given(random_games(game, players, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn))
+    @given(strategy)
     def play(run: GameRun) -> None:
         report.attempts += 1
         try:
@@ -180,7 +188,7 @@ def _run_count(game: Game, players: int, examples: int, seed: int, report: Repor
     try:
         play()
     except HypothesisException as exc:
-        report.problems.append(f"{players} players: hypothesis could not run the games: {exc}")
+        report.problems.append(f"hypothesis could not run the games: {exc}")
     except Exception:  # noqa: BLE001 - the failure itself was recorded by the recorder
         if recorder.failure is None:
             raise
@@ -188,14 +196,13 @@ def _run_count(game: Game, players: int, examples: int, seed: int, report: Repor
 
 
 def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
-    """The failing game as a replay log; the decision that crashed, if any, comes last."""
+    """The failing game as a replay log (`ruleskit replay` reads it); a decision that crashed comes last."""
     if failure.state is None:
         return
     lines = log_lines(failure.state)
     if failure.failed_action is not None:
         lines.append({"type": "decision", "player": failure.failed_action.player,
                       "action": failure.failed_action.action, "chance": []})
-    lines.append({"type": "failure", "invariant": failure.name, "detail": failure.detail})
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
         for line in lines:

@@ -63,9 +63,11 @@ class Step:
 class GameRun:
     """A game to play: a pack, a player count, a seed, and a source of decisions.
 
-    `play()` runs it to the end, checking after each decision; on a failure it
-    raises `InvariantFailure` (or the engine's own error) and leaves `state`
-    and `steps` at the point of failure.
+    `play()` runs it to the end (or `max_decisions`), checking after each
+    decision: the pack's invariants and the cheap engine ones every time, the
+    costly engine ones every `thorough_every` decisions and at the end. On a
+    failure it raises `InvariantFailure` (or the engine's own error) and leaves
+    `state` and `steps` at the point of failure.
     """
 
     game: Game
@@ -76,6 +78,8 @@ class GameRun:
     decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN
     check_pack: bool = True
     check_engine: bool = True
+    thorough_every: int = 1
+    max_decisions: int | None = None
     state: State | None = None
     steps: list[Step] = attrs.Factory(list)
     failed_action: Step | None = None
@@ -85,6 +89,8 @@ class GameRun:
         self.steps = []
         self._check(state)
         while not state.is_terminal:
+            if self.max_decisions is not None and len(self.steps) >= self.max_decisions:
+                return state
             legal = state.legal_actions()
             if not legal:
                 raise invariants.InvariantFailure("deciders", "the game is not over and no action is offered")
@@ -103,12 +109,16 @@ class GameRun:
             invariants.check_pack_invariants(state)
         if self.check_engine:
             invariants.check_step(state, len(self.steps), apply_limit=self.apply_limit,
-                                  decisions_per_turn=self.decisions_per_turn)
+                                  decisions_per_turn=self.decisions_per_turn, pack=False,
+                                  thorough=len(self.steps) % self.thorough_every == 0)
         else:
             invariants.check_turn_bound(state, len(self.steps), self.decisions_per_turn)
 
-    def __repr__(self) -> str:  # hypothesis prints this for a failing example
+    def __repr__(self) -> str:
         return f"GameRun({self.game.name}, players={self.players}, seed={self.seed}, {len(self.steps)} decisions)"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis prints a failing example so
+        printer.text(repr(self))
 
 
 def _drawing_chooser(data: Any) -> Callable[[State, list[Action]], Action]:
@@ -124,7 +134,8 @@ def _drawing_chooser(data: Any) -> Callable[[State, list[Action]], Action]:
 def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = None, *,
                  seeds: st.SearchStrategy[int] = SEEDS, apply_limit: int | None = None,
                  decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN,
-                 check_engine: bool = True) -> st.SearchStrategy[GameRun]:
+                 check_engine: bool = True, thorough_every: int = 1,
+                 max_decisions: int | None = None) -> st.SearchStrategy[GameRun]:
     """Games of a pack to `play()`, their decisions drawn by hypothesis as they are needed."""
     game = game_of(pack)
 
@@ -134,7 +145,8 @@ def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = 
         seed = draw(seeds, label="seed")
         data = draw(st.data())
         return GameRun(game, count, seed, _drawing_chooser(data), apply_limit=apply_limit,
-                       decisions_per_turn=decisions_per_turn, check_engine=check_engine)
+                       decisions_per_turn=decisions_per_turn, check_engine=check_engine,
+                       thorough_every=thorough_every, max_decisions=max_decisions)
 
     return build()
 
