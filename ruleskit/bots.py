@@ -22,8 +22,8 @@ from .runtime.engine import Action
 from .runtime.state import State
 
 _MASK = (1 << 64) - 1
-WIN_BONUS = 10**6
-"""Added to the heuristic of a finished game the bot's player wins, so it takes a winning move."""
+FOLLOW_UP_DEPTH = 3
+MAX_FOLLOW_UP_OPTIONS = 12
 
 
 def derive_seed(*parts: int) -> int:
@@ -100,11 +100,28 @@ class GreedyBot:
             copy.apply(action.id, player=player)
         except RulesError:
             return float("-inf")
-        value = float(copy.evaluate(self.measure, player))
-        result = copy.result
-        if result is not None and player in result["winners"]:
-            value += WIN_BONUS
-        return value
+        return self.settled_value(copy, player, FOLLOW_UP_DEPTH)
+
+    def settled_value(self, state: State, player: int, depth: int) -> float:
+        """The heuristic once the player's own follow-up choices in the same action are made at best.
+
+        An action may stop half-way for a choice of the same player (which good to
+        discard to make room); its value shows only once that choice is made.
+        """
+        pending = state.pending
+        if depth > 0 and pending is not None and pending["player"] == player:
+            best = float("-inf")
+            for option in state.legal_actions(player)[:MAX_FOLLOW_UP_OPTIONS]:
+                copy = state.clone()
+                try:
+                    copy.apply(option.id, player=player)
+                except RulesError:
+                    continue
+                best = max(best, self.settled_value(copy, player, depth - 1))
+            if best > float("-inf"):
+                return best
+        # No bonus for a game the copy says is won: others' hidden counters are guesses there.
+        return float(state.evaluate(self.measure, player))
 
 
 BOTS: dict[str, Callable[[Game, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

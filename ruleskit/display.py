@@ -274,7 +274,7 @@ class Display:
         if board is None:
             return None
         at = self.pieces_at(view)
-        blocked = [edge.replace("|", "–") for edge in view["blocked"]]
+        blocked = ["–".join(self.item(n) for n in edge.split("|")) for edge in view["blocked"]]
         if self.hints.board:
             def cell(match: re.Match[str]) -> str:
                 node = match.group(1)

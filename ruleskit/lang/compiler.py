@@ -1289,7 +1289,7 @@ class Compiler:
             if ctx.pos < len(ctx.answers):
                 answer = ctx.answers[ctx.pos]
                 ctx.pos += 1
-                if ctx.reseed is not None and ctx.pos == len(ctx.answers):
+                if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
                     ctx.apply_reseed()
                 for option_key, _, value in listed:
                     if option_key == answer:

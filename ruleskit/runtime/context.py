@@ -63,7 +63,7 @@ class Ctx:
         self.messages: list[str] = []
         self.where = ""
         self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
-        # For a determinized copy: redraw hidden information once the last given answer is used.
+        # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
 
     def apply_reseed(self) -> None:

@@ -52,7 +52,8 @@ def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> Non
         pooled = [item for key in keys for item in data["z"][key] if item is not None]
         if len(pooled) < 2:
             continue
-        pooled = rng.shuffled(data, pooled)
+        # Sorted first, so the copy depends only on what the viewer knows, not on the hidden order.
+        pooled = rng.shuffled(data, sorted(pooled))
         for key in keys:
             content = data["z"][key]
             for i, item in enumerate(content):

@@ -171,6 +171,8 @@ class State:
             pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
                        "prompt": wait.prompt, "options": [list(o) for o in wait.options],
                        "logged": len(ctx.chance)}
+            if reseed is not None:
+                pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
         except IllegalAction:
             raise
         except RuleViolation as exc:
@@ -217,7 +219,8 @@ class State:
             determinize(self.game.model, copy.data, viewer, seed)
             copy._legal = None
         else:
-            copy.pending = {**copy.pending, "reseed": {"viewer": viewer, "seed": seed}}
+            copy.pending = {**copy.pending, "reseed": {"viewer": viewer, "seed": seed,
+                                                      "after": len(copy.pending["answers"]) + 1}}
         return copy
 
     def evaluate(self, fn: Callable[[Ctx], Any], player: int) -> Any:
