@@ -8,11 +8,13 @@ removal or a replacement, with both versions of a replaced definition.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
 import tomli_w
 
+from .lang.compiler import Definition
 from .packs import PackReader, PackSource, RawDef
 
 
@@ -23,6 +25,8 @@ class Difference:
     before: str | None
     after: str | None
     where: str | None  # where the variant's version is written (file:line)
+    base_where: str | None = None  # where the base's version is written (file:line)
+    note: str | None = None  # the comment written just above the variant's version: why it changed
 
 
 def diff_packs(base_ref: str, variant_ref: str) -> tuple[PackSource, PackSource, list[Difference]]:
@@ -40,24 +44,58 @@ def diff_sources(base: PackSource, variant: PackSource) -> list[Difference]:
         if key[0] == "kinds" and old is not None and new is not None:
             result.extend(_kind_changes(label, old, new))
         elif old is None and new is not None:
-            result.append(Difference("added", label, None, _toml(new.data), _where(new)))
+            result.append(Difference("added", label, None, _toml(new.data), _where(new), None, _raw_note(new)))
         elif new is None and old is not None:
-            result.append(Difference("removed", label, _toml(old.data), None, None))
+            result.append(Difference("removed", label, _toml(old.data), None, None, _where(old)))
         elif old is not None and new is not None and old.data != new.data:
             before, after = _changed_keys(old.data, new.data)
-            result.append(Difference("replaced", label, _toml(before), _toml(after), _where(new)))
+            result.append(Difference("replaced", label, _toml(before), _toml_after(before, after), _where(new),
+                                     _where(old), _raw_note(new)))
     names = list(base.definitions) + [k for k in variant.definitions if k not in base.definitions]
     for key in names:
         old_def, new_def = base.definitions.get(key), variant.definitions.get(key)
         kind = key[0] if key[0] == "hook" else (new_def or old_def).kind  # type: ignore[union-attr]
         label = f"{kind} {key[1]}"
         if old_def is None and new_def is not None:
-            result.append(Difference("added", label, None, new_def.text, new_def.location))
+            result.append(Difference("added", label, None, _text(new_def), new_def.location, None,
+                                     _definition_note(new_def)))
         elif new_def is None and old_def is not None:
-            result.append(Difference("removed", label, old_def.text, None, None))
-        elif old_def is not None and new_def is not None and old_def.text.strip() != new_def.text.strip():
-            result.append(Difference("replaced", label, old_def.text, new_def.text, new_def.location))
+            result.append(Difference("removed", label, _text(old_def), None, None, old_def.location))
+        elif old_def is not None and new_def is not None and _text(old_def) != _text(new_def):
+            result.append(Difference("replaced", label, _text(old_def), _text(new_def), new_def.location,
+                                     old_def.location, _definition_note(new_def)))
     return result
+
+
+def _text(definition: Definition) -> str:
+    """A definition as written, without the `replace` that marks it in a variant (so versions compare)."""
+    text = definition.text.strip()
+    return text.removeprefix("replace").lstrip() if definition.replace else text
+
+
+def comment_above(text: str, line: int | None) -> str | None:
+    """The block of `#` comment lines just above line `line` (1-based) of `text`, without the marks."""
+    if not line:
+        return None
+    lines = text.splitlines()
+    found: list[str] = []
+    index = line - 2
+    while 0 <= index < len(lines) and lines[index].lstrip().startswith("#"):
+        found.append(lines[index].lstrip()[1:].strip())
+        index -= 1
+    return "\n".join(reversed(found)) or None
+
+
+def _definition_note(definition: Definition) -> str | None:
+    try:
+        text = Path(definition.origin.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return comment_above(text, definition.line)
+
+
+def _raw_note(raw: RawDef) -> str | None:
+    return comment_above(raw.doc.text, raw.source.line)
 
 
 def _kind_changes(label: str, old: RawDef, new: RawDef) -> list[Difference]:
@@ -66,20 +104,31 @@ def _kind_changes(label: str, old: RawDef, new: RawDef) -> list[Difference]:
     new_rest = {k: v for k, v in new.data.items() if k != "items"}
     if old_rest != new_rest:
         before, after = _changed_keys(old_rest, new_rest)
-        result.append(Difference("replaced", label, _toml(before), _toml(after), _where(new)))
+        result.append(Difference("replaced", label, _toml(before), _toml_after(before, after), _where(new),
+                                 _where(old), _raw_note(new)))
     old_items, new_items = old.data.get("items", {}), new.data.get("items", {})
     for item in list(old_items) + [i for i in new_items if i not in old_items]:
         key = f"{label}.items.{item}"
         before, after = old_items.get(item), new_items.get(item)
-        source = new.item_sources.get(item)
-        where = f"{source[0].path}:{source[0].line_of(source[1])}" if source else None
+        where, note = _item_source(new, item)
+        base_where, _ = _item_source(old, item)
         if before is None:
-            result.append(Difference("added", key, None, _toml(after), where))
+            result.append(Difference("added", key, None, _toml(after), where, None, note))
         elif after is None:
-            result.append(Difference("removed", key, _toml(before), None, None))
+            result.append(Difference("removed", key, _toml(before), None, None, base_where))
         elif before != after:
-            result.append(Difference("replaced", key, _toml(before), _toml(after), where))
+            result.append(Difference("replaced", key, _toml(before), _toml(after), where, base_where, note))
     return result
+
+
+def _item_source(raw: RawDef, item: str) -> tuple[str | None, str | None]:
+    """Where an item of a kind is written, and the comment above it."""
+    source = raw.item_sources.get(item)
+    if source is None:
+        return None, None
+    doc, keypath = source
+    line = doc.line_of(keypath)
+    return f"{doc.path}:{line}", comment_above(doc.text, line)
 
 
 def _changed_keys(before: Any, after: Any) -> tuple[Any, Any]:
@@ -88,6 +137,15 @@ def _changed_keys(before: Any, after: Any) -> tuple[Any, Any]:
         return before, after
     keys = [k for k in before if before.get(k) != after.get(k)] + [k for k in after if k not in before]
     return ({k: before[k] for k in keys if k in before}, {k: after[k] for k in keys if k in after})
+
+
+def _toml_after(before: Any, after: Any) -> str:
+    """The new version of changed keys; a key the new version no longer has is named as dropped."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return _toml(after)
+    dropped = [f"# {key}: dropped" for key in before if key not in after]
+    kept = _toml(after) if after or not dropped else ""
+    return "\n".join(([kept] if kept else []) + dropped)
 
 
 def _where(raw: RawDef) -> str:

@@ -20,7 +20,6 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.padding import Padding
     from rich.text import Text
 
     from ..diff import diff_packs
@@ -36,15 +35,26 @@ def run(args: argparse.Namespace) -> int:
         line.append(difference.key, style="bold")
         if difference.where:
             line.append(f"  ({difference.where})", style="dim")
+        elif difference.base_where:
+            line.append(f"  (was {difference.base_where})", style="dim")
         console.print(line)
         if args.brief:
             continue
+        if difference.note:
+            _block(console, Text, difference.note, "italic", 4, "# ")
         if difference.before is not None and difference.after is not None:
-            console.print(Padding(Text("before:", style="dim"), (0, 0, 0, 4)))
-            console.print(Padding(Text(difference.before, style="red"), (0, 0, 0, 6)))
-            console.print(Padding(Text("after:", style="dim"), (0, 0, 0, 4)))
-            console.print(Padding(Text(difference.after, style="green"), (0, 0, 0, 6)))
+            where = f" ({difference.base_where})" if difference.base_where else ""
+            _block(console, Text, f"before{where}:", "dim", 4)
+            _block(console, Text, difference.before, "red", 6)
+            _block(console, Text, "after:", "dim", 4)
+            _block(console, Text, difference.after, "green", 6)
         else:
             body = difference.after if difference.after is not None else difference.before
-            console.print(Padding(Text(body or "", style=colour), (0, 0, 0, 6)))
+            _block(console, Text, body or "", colour, 6)
     return 0
+
+
+def _block(console: object, text_class: type, body: str, style: str, indent: int, prefix: str = "") -> None:
+    """Print `body` indented, each line whole: a definition is never cut at the terminal's width."""
+    for line in body.splitlines() or [""]:
+        console.print(text_class(" " * indent + prefix + line, style=style))  # type: ignore[attr-defined]
