@@ -10,6 +10,7 @@ updates (`[update.SECTION.NAME]`, a deep merge of keys) or removes
 from __future__ import annotations
 
 import hashlib
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,10 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
     for reserved in ("source", "item_lines"):
         if reserved in data:
             raise doc.error(keypath + (reserved,), f"unknown key '{reserved}' in {what}")
+    not_list = _first_non_list(data, cls)
+    if not_list is not None:
+        sub, value = not_list
+        raise doc.error(keypath + sub, f"{what}: '{'.'.join(sub)}' should be a list, not {value!r}")
     try:
         return converter.structure(data, cls)
     except cattrs.BaseValidationError as exc:
@@ -111,7 +116,7 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
         first = messages[0] if messages else str(exc)
         message, _, path = first.partition(" @ ")
         sub = _path_parts(path)
-        fields = [f.name for f in attrs.fields(cls) if f.name not in ("source", "item_lines")]
+        fields = [f.name for f in attrs.fields(_nested_class(cls, sub)) if f.name not in ("source", "item_lines")]
         hint = None
         if message.startswith("extra fields found"):
             extra = message[message.find("(") + 1: message.rfind(")")].split(",")[0].strip()
@@ -128,6 +133,35 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
             else:
                 message = f"{message} at '{'.'.join(sub)}'" if sub else message
         raise doc.error(keypath + sub, f"{what}: {message}", hint) from None
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    return {f.name: f.type for f in attrs.fields(attrs.resolve_types(cls))}
+
+
+def _nested_class(cls: type, sub: tuple[str, ...]) -> type:
+    """The attrs class of the table at `sub` inside `cls` (for hints about its keys)."""
+    for part in sub:
+        nested = _field_types(cls).get(part)
+        if not (isinstance(nested, type) and attrs.has(nested)):
+            break
+        cls = nested
+    return cls
+
+
+def _first_non_list(data: dict[str, Any], cls: type, sub: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any] | None:
+    """A key whose schema type is a list but whose value is not (cattrs would split a string into letters)."""
+    for name, field_type in _field_types(cls).items():
+        if name not in data:
+            continue
+        value = data[name]
+        if typing.get_origin(field_type) is list and not isinstance(value, list):
+            return sub + (name,), value
+        if isinstance(field_type, type) and attrs.has(field_type) and isinstance(value, dict):
+            found = _first_non_list(value, field_type, sub + (name,))
+            if found is not None:
+                return found
+    return None
 
 
 def _first_wrong_type(exc: BaseException) -> str | None:
