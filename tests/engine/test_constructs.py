@@ -140,6 +140,15 @@ effect = "emit spun()"
 stage = "main"
 effect = "let x = roll coin\\nlet y = random [1, 2, 3]\\nlet z = shuffled [pebble, boulder]\\nlet w = sample [1, 2, 3, 4], 2\\nsay \\"gambled\\""
 
+[actions.wager]
+stage = "main"
+effect = '''
+let x = roll coin
+let y = choose me number 1..3 prompt "Stake?"
+let z = roll coin
+me.coins += x + y + z
+'''
+
 [actions.quit]
 stage = "main"
 effect = 'finish "someone quit"'
@@ -257,6 +266,28 @@ def test_every_chance_outcome_is_recorded(gadgets: ruleskit.Game) -> None:
     assert chance[0]["value"] in (0, 1) and chance[1]["random"] in ("1", "2", "3")
     assert sorted(chance[2]["shuffled"]) == ["boulder", "pebble"] and len(chance[3]["sample"]) == 2
     assert state.history[-1]["messages"] == ["gambled"]
+
+
+def test_choice_between_rolls_resumes_with_the_same_outcomes(gadgets: ruleskit.Game, tmp_path: Path) -> None:
+    from ruleskit.log import replay, write_log
+    from ruleskit.runtime.state import State
+
+    for seed in range(6):
+        state = gadgets.new_game(players=2, seed=seed)
+        player = state.current_player
+        state.apply("wager")
+        [first] = state.history[-1]["chance"]
+        assert state.prompt == "Stake?" and state.data["pv"][player]["coins"] == 2
+        restored = State.from_json(gadgets, state.dumps())
+        copy = state.clone()
+        for s in (state, restored, copy):
+            s.apply("3")
+        assert state == restored == copy
+        [second] = state.history[-1]["chance"]  # the first roll is not logged twice
+        assert state.data["pv"][player]["coins"] == 2 + first["value"] + 3 + second["value"]
+        path = tmp_path / f"wager{seed}.jsonl"
+        write_log(state, path)
+        assert replay(path, gadgets) == state
 
 
 def test_hidden_game_var_and_options(gadgets: ruleskit.Game) -> None:
