@@ -54,14 +54,14 @@ class PlaySession:
     """One game at the terminal."""
 
     def __init__(self, game: Game, state: State, seats: list[str], console: Console,
-                 ask: Callable[[str], str] = input, seed: int = 0, log_path: str | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, seed: int = 0, log_path: str | None = None) -> None:
         if len(seats) != state.players:
             raise PackError(f"{len(seats)} seats for a game of {state.players} players")
         self.game = game
         self.state = state
         self.seats = seats
         self.console = console
-        self.ask = ask
+        self.ask = ask or _read_line
         self.log_path = log_path
         self.display = Display(game)
         self.bots: dict[int, Bot] = {p: make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, p))
@@ -219,6 +219,10 @@ class PlaySession:
         self.console.print(self.display.render(self.state, viewer))
         self.console.print(self.display.result(self.state))
         self.write_log()
+
+
+def _read_line(prompt: str) -> str:
+    return input(prompt)
 
 
 def revealed(before: State, after: State, viewer: int) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from .bots import derive_seed, make_bot
+from .bots import derive_seed, make_bot, seat_bots
 from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
@@ -208,9 +208,10 @@ TIMING_KEYS = ("workers", "seconds", "games_per_second", "decisions_per_second")
 def simulate(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
              rotate: bool = False, log_dir: str | Path | None = None,
              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Run a simulation and return its summary."""
+    """Run a simulation and return its summary; `bots` names one bot for all seats or one per seat."""
     if not game.min_players <= players <= game.max_players:
         raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+    bots = seat_bots(bots, players)
     started = time.perf_counter()
     records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress)
     return summarize(game, records, players, seed, bots, time.perf_counter() - started, workers, rotate)

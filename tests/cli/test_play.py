@@ -1,0 +1,138 @@
+"""`ruleskit play`, driven with scripted input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import DUEL, SHOWN
+
+import ruleskit
+from ruleskit.cli import main
+from ruleskit.play import load_saved
+
+
+def _play(args: list[str], lines: list[str], script, capsys) -> tuple[int, str, list[str]]:  # type: ignore[no-untyped-def]
+    prompts = script(lines)
+    code = main(["play", *args])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err, prompts
+
+
+def test_shows_board_players_and_numbered_actions(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, prompts = _play([SHOWN, "--seats", "human,random"], ["quit"], script, capsys)
+    assert code == 0
+    assert "Dice Race: turn 1" in out
+    assert "start[♟1 ♟2]" in out            # the board layout from the display hints
+    assert "Red (P1) (you)" in out and "Blue (P2)" in out
+    assert "1. Roll the die" in out
+    assert "Steps left" in out               # a label from the hints
+    assert prompts == ["Red (P1)> "]
+    assert "Game left unfinished." in out
+
+
+def test_bad_input_is_answered_not_crashed(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _play([SHOWN, "--seats", "human,random"], ["bogus", "99", "0", "", "help", "save", "quit"],
+                         script, capsys)
+    assert code == 0
+    assert "Unknown command 'bogus'" in out
+    assert "There is no action 99" in out and "There is no action 0" in out
+    assert "undo" in out and "save FILE" in out   # the help text
+    assert "Say where: save FILE" in out
+    assert "Traceback" not in out
+
+
+def test_undo_stops_at_chance_but_takes_back_plain_moves(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    # Roll (a chance outcome), step, undo the step, then try to undo past the roll.
+    code, out, _ = _play([SHOWN, "--seats", "human,random", "--seed", "2"],
+                         ["1", "1", "undo", "undo", "quit"], script, capsys)
+    assert code == 0
+    assert out.count("Undone.") == 1
+    assert "Cannot undo: a chance outcome" in out
+
+
+def test_nothing_to_undo_at_the_start(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    _, out, _ = _play([SHOWN, "--seats", "human,random"], ["undo", "quit"], script, capsys)
+    assert "Nothing to undo." in out
+
+
+def test_hot_seat_hands_over_and_hides_the_other_hand(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    game = ruleskit.load(DUEL)
+    state = game.new_game(players=2, seed=4)
+    hands = [list(state.data["z"]["hand@0"]), list(state.data["z"]["hand@1"])]
+    names = [[game.model.item_data[c]["name"] for c in hand] for hand in hands]
+    # Setup asks player 1 who drafts first; answer 1 (player 1), then quit at the next screen.
+    code, out, prompts = _play([DUEL, "--seats", "human,human", "--seed", "4"], ["", "1", "", "quit"],
+                               script, capsys)
+    assert code == 0
+    assert prompts[0] == ""                       # the hand-over prompt comes before anything private
+    assert "Pass the screen to Player 1" in out
+    first_screen = out.split("Pass the screen to Player 1")[1].split("Player 1: ")[0]
+    assert all(name in first_screen for name in names[0])
+    assert "2 hidden" in first_screen             # player 2's hand, as player 1 sees it
+    assert not any(name in first_screen.split("Players")[1] for name in names[1] if name not in names[0])
+
+
+def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    saved = tmp_path / "game.json"
+    _play([SHOWN, "--seats", "human,random", "--seed", "3"], ["1", f"save {saved}", "quit"], script, capsys)
+    game, state, seats = load_saved(saved)
+    assert seats == ["human", "random"]
+    assert state.stage == "walk" and len(state.history) == 2
+    code, out, _ = _play(["--load", str(saved)], ["quit"], script, capsys)
+    assert code == 0 and "walk" in out and "Step to" in out
+
+
+def test_bot_only_game_runs_to_the_end_and_its_log_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    log = tmp_path / "game.jsonl"
+    code, out, prompts = _play([SHOWN, "--seats", "greedy,random", "--log", str(log)], [], script, capsys)
+    assert code == 0 and prompts == []
+    assert "Game over" in out and "Log written" in out
+    assert json.loads(log.read_text().splitlines()[-1])["type"] == "result"
+    assert main(["replay", str(log)]) == 0
+
+
+def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    log = tmp_path / "partial.jsonl"
+    code, _, _ = _play([SHOWN, "--seats", "human,random", "--log", str(log)], ["1", "1"], script, capsys)
+    assert code == 0
+    assert main(["replay", str(log)]) == 0
+    assert "unfinished" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "name the pack to play"),
+    ([SHOWN, "--seats", "human,robot"], "unknown bot 'robot'"),
+    ([SHOWN, "--players", "9"], "for 2-4 players, not 9"),
+    ([SHOWN, "--players", "3", "--seats", "human,random"], "2 seats for 3 players"),
+    (["--load", "missing.json"], "cannot read saved game"),
+])
+def test_bad_arguments_get_a_message(args: list[str], message: str, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _play(args, [], script, capsys)
+    assert code == 1
+    assert message in out and "Traceback" not in out
+
+
+def test_not_a_save_file(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    code, out, _ = _play(["--load", str(bad)], [], script, capsys)
+    assert code == 1 and "not a saved ruleskit game" in out
+
+
+def test_bad_display_hints_are_reported(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "pack.toml").write_text(
+        f'name = "odd"\nversion = "1"\nplayers = {{ min = 2, max = 2 }}\nextends = "{Path(SHOWN).as_posix()}"\n'
+        'files = ["d.toml"]\n')
+    (tmp_path / "d.toml").write_text('[update.display]\nboard = "{start} {moon}"\n')
+    code, out, _ = _play([str(tmp_path)], [], script, capsys)
+    assert code == 1 and "'{moon}', which is not a board space" in out
+
+
+def test_help(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--players", "--seats", "--seed", "--scenario", "--load", "--log"):
+        assert option in text
