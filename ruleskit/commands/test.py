@@ -45,7 +45,7 @@ def _counts(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import PackError
-    from ..testing.runner import check_log, test_pack
+    from ..testing.runner import check_log, check_pack
 
     if args.log is not None:
         failure = check_log(args.log, args.pack, apply_limit=args.apply_limit)
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_of(args.pack)
     out = args.out or Path(f"{game.name}-failure.jsonl")
-    report = test_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
+    report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
                        apply_limit=args.apply_limit, shrink=not args.no_shrink,
                        thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions)
     print(report.summary())

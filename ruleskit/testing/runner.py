@@ -1,6 +1,6 @@
 """Driving random games of a pack with hypothesis, and reporting the first failure.
 
-`test_pack` plays games for each player count, checking every invariant after
+`check_pack` plays games for each player count, checking every invariant after
 every decision. When one fails, hypothesis shrinks it to the shortest game
 that still fails; the runner keeps that game, writes it as a replay log and
 describes the broken invariant with the state that broke it. `check_log`
@@ -135,7 +135,7 @@ class _Recorder:
                                run.state, trace)
 
 
-def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
+def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
               out: Path | None = None, apply_limit: int | None = None,
               decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
               thorough_every: int = 1, max_decisions: int | None = None) -> Report:
@@ -161,10 +161,6 @@ def test_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] |
     if report.failure is not None and out is not None:
         write_failure_log(game, report.failure, out)
     return report
-
-
-# Hypothesis is told not to collect this helper as a test of its own.
-test_pack.__test__ = False  # type: ignore[attr-defined]
 
 
 def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, report: Report,

@@ -60,6 +60,22 @@ class Step:
 
 
 @attrs.define
+class Cutoff:
+    """The length of the shortest failing game seen so far by one test.
+
+    While hypothesis shrinks a failure, a candidate game that runs longer than
+    the failure it tries to improve on cannot be a smaller failure, so it is
+    stopped there rather than played to its end.
+    """
+
+    decisions: int | None = None
+
+    def note(self, decisions: int) -> None:
+        if self.decisions is None or decisions < self.decisions:
+            self.decisions = decisions
+
+
+@attrs.define
 class GameRun:
     """A game to play: a pack, a player count, a seed, and a source of decisions.
 
@@ -80,16 +96,26 @@ class GameRun:
     check_engine: bool = True
     thorough_every: int = 1
     max_decisions: int | None = None
+    cutoff: Cutoff = attrs.Factory(Cutoff)
     state: State | None = None
     steps: list[Step] = attrs.Factory(list)
     failed_action: Step | None = None
 
     def play(self) -> State:
+        try:
+            return self._play()
+        except Exception:
+            self.cutoff.note(len(self.steps))
+            raise
+
+    def _play(self) -> State:
         self.state = state = self.game.new_game(players=self.players, seed=self.seed)
         self.steps = []
         self._check(state)
         while not state.is_terminal:
             if self.max_decisions is not None and len(self.steps) >= self.max_decisions:
+                return state
+            if self.cutoff.decisions is not None and len(self.steps) > self.cutoff.decisions:
                 return state
             legal = state.legal_actions()
             if not legal:
@@ -138,6 +164,7 @@ def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = 
                  max_decisions: int | None = None) -> st.SearchStrategy[GameRun]:
     """Games of a pack to `play()`, their decisions drawn by hypothesis as they are needed."""
     game = game_of(pack)
+    cutoff = Cutoff()
 
     @st.composite
     def build(draw: Any) -> GameRun:
@@ -146,7 +173,7 @@ def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = 
         data = draw(st.data())
         return GameRun(game, count, seed, _drawing_chooser(data), apply_limit=apply_limit,
                        decisions_per_turn=decisions_per_turn, check_engine=check_engine,
-                       thorough_every=thorough_every, max_decisions=max_decisions)
+                       thorough_every=thorough_every, max_decisions=max_decisions, cutoff=cutoff)
 
     return build()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleskit.testing.runner import test_pack as run_pack_test
+from ruleskit.testing.runner import check_pack as run_pack_test
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = os.environ.get("RULESKIT_SLOW") == "1"
