@@ -214,9 +214,9 @@ def test_extends_itself(tmp_path: Path) -> None:
 
 def test_replace_definition_the_base_lacks_toml(tmp_path: Path) -> None:
     root = variant(tmp_path, toml='[replace.actions.scroe]\nstage = "main"\n')
-    assert_located(load_error(root), root / "variant.toml", 1,
-                   "cannot replace actions.scroe: the base pack 'tiny' has no such definition",
-                   "did you mean 'score'?")
+    error = load_error(root)
+    assert_located(error, root / "variant.toml", 1, "cannot replace actions.scroe", "did you mean 'score'?")
+    assert "has no such definition" in error.message
 
 
 def test_update_definition_the_base_lacks(tmp_path: Path) -> None:
