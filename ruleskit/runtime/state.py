@@ -22,11 +22,25 @@ FORMAT = 1
 
 
 def copy_data(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists and scalars), faster than copy.deepcopy."""
-    if type(value) is dict:
-        return {k: copy_data(v) if type(v) in (dict, list) else v for k, v in value.items()}
-    if type(value) is list:
-        return [copy_data(v) if type(v) in (dict, list) else v for v in value]
+    """A deep copy of JSON-like data (dicts, lists and scalars), faster than copy.deepcopy.
+
+    Every apply copies the game data, so this is hot: a container is copied
+    in C with .copy() and only its nested containers are replaced, which is
+    about twice as fast as rebuilding each one with a comprehension.
+    """
+    kind = type(value)
+    if kind is dict:
+        out = value.copy()
+        for key, item in value.items():
+            if type(item) is dict or type(item) is list:
+                out[key] = copy_data(item)
+        return out
+    if kind is list:
+        copied = value.copy()
+        for index, item in enumerate(value):
+            if type(item) is dict or type(item) is list:
+                copied[index] = copy_data(item)
+        return copied
     return value
 
 
