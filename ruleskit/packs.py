@@ -9,8 +9,10 @@ updates (`[update.SECTION.NAME]`, a deep merge of keys) or removes
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -278,6 +280,25 @@ class _Layer:
     def is_variant(self) -> bool:
         return self.base is not None
 
+    @property
+    def base_label(self) -> str:
+        """How errors name the base: "the base pack 'NAME'"."""
+        return f"the base pack '{self.base.manifest.name}'" if self.base else "the base pack"
+
+    def _suggest(self, name: str, candidates: Mapping[str, str | None]) -> str | None:
+        """A did-you-mean hint that also says where the suggested base definition is written."""
+        close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+        if not close:
+            return None
+        where = candidates[close[0]]
+        return f"did you mean '{close[0]}'?" + (f" (defined at {where})" if where else "")
+
+    def _toml_candidates(self, section: str) -> dict[str, str | None]:
+        return {n: _at(raw.source.file, raw.source.line) for (s, n), raw in self.defs.items() if s == section}
+
+    def _rk_candidates(self, group: str) -> dict[str, str | None]:
+        return {n: d.location for (g, n), d in self.definitions.items() if g == group}
+
     def merge(self) -> PackSource:
         for path in self._files():
             self.reader._hash_file(path)
@@ -389,9 +410,8 @@ class _Layer:
         key = (section, name)
         label = f"{section}.{name}" if name else section
         if key not in self.defs:
-            names = [n for s, n in self.defs if s == section]
-            raise doc.error(keypath, f"cannot {table} {label}: the base pack has no such definition",
-                            did_you_mean(name, names) if name else None)
+            raise doc.error(keypath, f"cannot {table} {label}: {self.base_label} has no such definition",
+                            self._suggest(name, self._toml_candidates(section)) if name else None)
         existing = self.defs[key]
         if table == "replace":
             new = RawDef(section, name, data, doc, keypath, self.manifest.name)
@@ -437,9 +457,9 @@ class _Layer:
         if section in SINGLETONS:
             key = (section, "")
         if key not in self.defs:
-            names = [f"{s}.{n}" if n else s for s, n in self.defs]
-            raise doc.error(("remove",), f"cannot remove {entry}: the base pack has no such definition",
-                            did_you_mean(entry, names))
+            names = {f"{s}.{n}" if n else s: _at(raw.source.file, raw.source.line) for (s, n), raw in self.defs.items()}
+            raise doc.error(("remove",), f"cannot remove {entry}: {self.base_label} has no such definition",
+                            self._suggest(entry, names))
         self.changes.append(Change(self.manifest.name, "remove", entry, self.defs[key].data, None))
         del self.defs[key]
 
@@ -458,10 +478,13 @@ class _Layer:
             label = f"{'hook' if group == 'hook' else definition.kind} {definition.name}"
             existing = self.definitions.get(key)
             if definition.replace:
+                if not self.is_variant:
+                    raise PackError(f"cannot replace {label}: 'replace' is for variants; this pack has no 'extends'",
+                                    file=display, line=definition.line)
                 if existing is None or key not in self.base_definitions:
-                    names = [n for g, n in self.definitions if g == group]
-                    raise PackError(f"cannot replace {label}: the base pack has no such definition",
-                                    file=display, line=definition.line, hint=did_you_mean(definition.name, names))
+                    raise PackError(f"cannot replace {label}: {self.base_label} has no such definition",
+                                    file=display, line=definition.line,
+                                    hint=self._suggest(definition.name, self._rk_candidates(group)))
                 self.changes.append(Change(self.manifest.name, "replace", label, existing.text, definition.text))
             elif existing is not None:
                 if key in self.base_definitions and existing.pack != self.manifest.name:
@@ -477,12 +500,15 @@ class _Layer:
             group = "hook" if kind == "hook" else "rule"
             key = (group, name)
             if key not in self.definitions:
-                names = [n for g, n in self.definitions if g == group]
-                raise PackError(f"cannot remove {kind} {name}: no such definition", file=display, line=line,
-                                hint=did_you_mean(name, names))
+                raise PackError(f"cannot remove {kind} {name}: {self.base_label} has no such definition",
+                                file=display, line=line, hint=self._suggest(name, self._rk_candidates(group)))
             self.changes.append(Change(self.manifest.name, "remove", f"{kind} {name}",
                                        self.definitions[key].text, None))
             del self.definitions[key]
+
+
+def _at(file: str, line: int | None) -> str:
+    return f"{file}:{line}" if line else file
 
 
 def _deep_merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:

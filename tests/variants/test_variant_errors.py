@@ -1,0 +1,85 @@
+"""Mistakes in a variant are located in the variant's file and name the base pack and its definition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruleskit
+from ruleskit import PackError
+from ruleskit.cli import main
+
+
+def ophir_variant(root: Path, **files: str) -> Path:
+    """A variant of the built-in Ophir pack with the given files (name.ext written as name_ext)."""
+    root.mkdir(parents=True)
+    names = [name.replace("_", ".", 1) if name.count("_") == 1 else name for name in files]
+    listed = ", ".join(f'"{n}"' for n in names)
+    (root / "pack.toml").write_text('name = "house"\nversion = "1.0"\nplayers = { min = 2, max = 4 }\n'
+                                    f'extends = "ophir"\nfiles = [{listed}]\n')
+    for name, text in zip(names, files.values(), strict=True):
+        (root / name).write_text(text)
+    return root
+
+
+def error_of(root: Path) -> PackError:
+    with pytest.raises(PackError) as caught:
+        ruleskit.load(str(root))
+    return caught.value
+
+
+def test_replacing_a_hook_the_base_lacks_suggests_the_base_hook(tmp_path: Path) -> None:
+    root = ophir_variant(tmp_path / "v", calm_rk="# Calm seas\n"
+                         "replace hook temple_gaurd_bonus modify roll_bonus(p) = base + 1\n")
+    error = error_of(root)
+    assert Path(error.file or "").name == "calm.rk" and error.line == 2
+    assert "cannot replace hook temple_gaurd_bonus: the base pack 'ophir' has no such definition" in error.message
+    assert error.hint is not None and "did you mean 'temple_guard_bonus'?" in error.hint
+    assert "specialists.rk:" in error.hint  # where the base hook is written
+
+
+def test_replacing_a_rule_the_base_lacks(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "v", nav_rk="replace rule may_use_favour_now() = true\n"))
+    assert "the base pack 'ophir' has no such definition" in error.message
+    assert error.hint is not None and "'may_use_favor_now'" in error.hint and "navigation.rk:" in error.hint
+
+
+def test_removing_a_hook_the_base_lacks(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "v", gone_rk="\nremove hook priest_favour\n"))
+    assert error.line == 2 and "cannot remove hook priest_favour: the base pack 'ophir'" in error.message
+    assert error.hint is not None and "'priest_favor'" in error.hint
+
+
+def test_replacing_or_removing_a_toml_definition_the_base_lacks(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "a", changes_toml='\n[replace.actions.sial]\nstage = "act"\n'))
+    assert Path(error.file or "").name == "changes.toml" and error.line == 2
+    assert "cannot replace actions.sial: the base pack 'ophir' has no such definition" in error.message
+    assert error.hint is not None and "'sail'" in error.hint and "actions.toml:" in error.hint
+    error = error_of(ophir_variant(tmp_path / "b", changes_toml='remove = ["actions.sial"]\n'))
+    assert "cannot remove actions.sial" in error.message and "'actions.sail'" in (error.hint or "")
+    error = error_of(ophir_variant(tmp_path / "c", changes_toml='[update.actions.aquire]\nlabel = "Take"\n'))
+    assert "cannot update actions.aquire" in error.message and "'acquire'" in (error.hint or "")
+
+
+def test_redefining_a_base_definition_says_how_to_replace_it(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "v", nav_rk="# no limits\nrule may_use_favor_now() = true\n"))
+    assert error.line == 2 and "already defined by pack 'ophir'" in error.message
+    assert "navigation.rk:" in error.message and "replace rule" in (error.hint or "")
+
+
+def test_replace_outside_a_variant_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "alone"
+    root.mkdir()
+    (root / "pack.toml").write_text('name = "alone"\nversion = "1.0"\nplayers = { min = 1, max = 2 }\n'
+                                    'files = ["r.rk"]\n')
+    (root / "r.rk").write_text("replace rule double(x) = x * 2\n")
+    error = error_of(root)
+    assert "'replace' is for variants; this pack has no 'extends'" in error.message and error.line == 1
+
+
+def test_check_prints_the_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = ophir_variant(tmp_path / "v", calm_rk="replace hook temple_gaurd_bonus modify roll_bonus(p) = base\n")
+    assert main(["check", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert "calm.rk:1: error: cannot replace hook temple_gaurd_bonus" in err and "Traceback" not in err
