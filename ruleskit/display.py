@@ -279,7 +279,9 @@ class Display:
             def cell(match: re.Match[str]) -> str:
                 node = match.group(1)
                 pieces = at.get(node, [])
-                return self.item(node) + (f"[{' '.join(pieces)}]" if pieces else "")
+                facts = [self.value(v) for k, v in view["items"].get(node, {}).items() if not self._hidden(k)]
+                return (self.item(node) + (f" ({', '.join(facts)})" if facts else "")
+                        + (f"[{' '.join(pieces)}]" if pieces else ""))
 
             body = Text(_CELL.sub(cell, self.hints.board.strip("\n")))
             if blocked:
