@@ -193,7 +193,7 @@ class Display:
     def players_table(self, view: dict[str, Any], viewer: int) -> Table:
         model = self.model
         table = Table(title="Players", title_justify="left")
-        table.add_column("player", style="bold")
+        table.add_column("player", style="bold", no_wrap=True)
         var_names = [n for n in model.player_vars if not self._hidden(n)]
         zone_names = [n for n, z in model.zones.items() if z.owner == "player" and not self._hidden(n)]
         owned = self._owned_item_vars()
@@ -205,7 +205,7 @@ class Display:
             table.add_column(f"{self.label(kind)} {self.label(var)}")
         for p in range(view["players"]):
             values = view["player_vars"][p]
-            row = [self.player_name(p) + (" (you)" if p == viewer else "")]
+            row = [("▶ " if p == viewer else "") + self.player_name(p)]
             for name in var_names:
                 row.append(self.value(values[name], model.player_vars[name].type == "player")
                            if name in values else "?")
@@ -305,7 +305,7 @@ class Display:
         assert result is not None
         table = Table(title=f"Game over: {result['reason']}", title_justify="left")
         table.add_column("place", justify="right")
-        table.add_column("player", style="bold")
+        table.add_column("player", style="bold", no_wrap=True)
         table.add_column("score", justify="right")
         for p in result["ranking"]:
             table.add_row(str(result["places"][p]), self.player_name(p), str(result["scores"][p]))

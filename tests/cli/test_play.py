@@ -25,7 +25,7 @@ def test_shows_board_players_and_numbered_actions(script, capsys) -> None:  # ty
     assert code == 0
     assert "Dice Race: turn 1" in out
     assert "start[♟1 ♟2]" in out            # the board layout from the display hints
-    assert "Red (P1) (you)" in out and "Blue (P2)" in out
+    assert "▶ Red (P1)" in out and "Blue (P2)" in out
     assert "1. Roll the die" in out
     assert "Steps left" in out               # a label from the hints
     assert prompts == ["Red (P1)> "]
