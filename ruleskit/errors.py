@@ -7,6 +7,7 @@ ends in one of these, carrying where it happened and what is wrong.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 
@@ -79,6 +80,18 @@ class BudgetExceeded(RulesError):
 
 class ReplayMismatch(RulesError):
     """A replayed log diverged from what it recorded."""
+
+
+_WHERE = re.compile(r"\(([^()\s]+):(\d+)\)")
+
+
+def locate(error: RulesError) -> RulesError:
+    """Give a run-time error the file and line its message names ("... in hook h (rules.rk:3)")."""
+    if error.file is None:
+        found = _WHERE.search(error.message)
+        if found:
+            error.file, error.line = found.group(1), int(found.group(2))
+    return error
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -16,6 +16,7 @@ import attrs
 from .errors import PackError, did_you_mean
 from .lang.compiler import Compiler, Definition, Fn, Program, _element_type
 from .lang.parser import Origin
+from .lang.values import MAX_INT
 from .model import Model
 from .packs import PackReader, PackSource, structure_defs
 from .schema import ActionDef, LimitDef, ReportDef, Source
@@ -163,13 +164,14 @@ class GameBuilder:
         actions = {name: self._action(name, d, stages) for name, d in defs["actions"].items()}
         flow = defs["flow"]
         if flow is None:
-            raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file())
+            raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file(),
+                            line=self._files_line())
         if flow.start not in phases:
             raise _located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
         setup = self._block(flow.setup, flow.source, ("setup",), "flow setup")
         scoring = defs["scoring"]
         if scoring is None:
-            raise PackError("the pack has no [scoring] section", file=self._main_file())
+            raise PackError("the pack has no [scoring] section", file=self._main_file(), line=self._files_line())
         score = self._expr(scoring.score, scoring.source, ("score",), "score", {"p": "player"})
         tiebreaks = [self._expr(t, scoring.source, ("tiebreak",), "tiebreak", {"p": "player"}) for t in scoring.tiebreak]
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
@@ -218,11 +220,22 @@ class GameBuilder:
             if zone.owner == "game" and name in taken:
                 raise _located(zone.source, f"zone '{name}' has the same name as {taken[name]}")
 
+    def _files_line(self) -> int:
+        """The line of pack.toml that lists the files, where a missing section belongs."""
+        from .tomlfile import read_toml
+
+        doc = read_toml(self.source.root / "pack.toml", self._main_file())
+        return doc.line_of(("files",)) or doc.line_of(("name",)) or 1
+
     def _check_starts(self, model: Model, variables: dict[str, Any]) -> None:
         all_vars = list(variables.items())
         for kind_name, kind in model.kinds.items():
             all_vars += [(f"{kind_name}.{n}", v) for n, v in kind.vars.items()]
         for name, var in all_vars:
+            for bound in ("start", "min", "max"):
+                value = getattr(var, bound)
+                if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+                    raise _located(var.source, f"var '{name}': {bound} {value} is out of range (at most {MAX_INT})")
             start = var.start
             if start is None:
                 continue

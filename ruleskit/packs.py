@@ -24,7 +24,7 @@ from .lang.compiler import Definition, read_module
 from .lang.parser import Origin
 from .resources import builtin_packs
 from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
-from .tomlfile import TomlDoc, read_toml
+from .tomlfile import TomlDoc, read_text, read_toml
 
 MANIFEST_KEYS = {"name", "version", "players", "files", "extends", "description", "remove"}
 VARIANT_TABLES = ("replace", "update")
@@ -467,10 +467,7 @@ class _Layer:
 
     def _merge_module(self, path: Path) -> None:
         display = display_path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PackError(f"cannot read file: {exc}", file=display) from None
+        text = read_text(path, display)
         definitions, removals = read_module(text, Origin(display), self.manifest.name)
         for definition in definitions:
             group = "hook" if definition.kind in ("on", "modify") else "rule"

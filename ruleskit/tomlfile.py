@@ -111,13 +111,24 @@ def _scan_lines(text: str) -> dict[tuple[str, ...], int]:
 def read_toml(path: Path, display: str | None = None) -> TomlDoc:
     """Parse a TOML file; syntax errors become located PackErrors."""
     name = display or str(path)
+    return parse_toml(read_text(path, name), name)
+
+
+def read_text(path: Path, name: str) -> str:
+    """A pack file's text; a missing file or bytes that are not UTF-8 are located errors."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise PackError("file not found", file=name) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackError(f"cannot read file: {exc}", file=name) from None
-    return parse_toml(text, name)
+    except OSError as exc:
+        raise PackError(f"cannot read file: {exc.strerror}", file=name) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded", file=name, line=line,
+                        column=column) from None
 
 
 def parse_toml(text: str, name: str) -> TomlDoc:

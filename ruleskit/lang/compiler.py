@@ -31,6 +31,7 @@ BUILTIN_EVENTS = {"game_start": 0, "turn_start": 1, "turn_end": 1, "round_end": 
 MAX_SUBSET = 12
 MAX_ORDER = 6
 MAX_NUMBER_OPTIONS = 1000
+MAX_LIST = 100_000
 
 
 @attrs.define
@@ -690,14 +691,15 @@ class Compiler:
         where = self.where(node)
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.model
-            return (lambda ctx: as_list(model, ctx.data, left(ctx), where) + as_list(model, ctx.data, right(ctx), where)), left_type
+            return (lambda ctx: _joined(as_list(model, ctx.data, left(ctx), where),
+                                        as_list(model, ctx.data, right(ctx), where), where)), left_type
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
             def add(ctx: Ctx) -> Any:
                 a, b = left(ctx), right(ctx)
                 if isinstance(a, list) and isinstance(b, list):
-                    return a + b
+                    return _joined(a, b, where)
                 return checked_int(_num(a, where) + _num(b, where), where)
 
             return add, "int" if left_type == "int" and right_type == "int" else ANY
@@ -1416,6 +1418,13 @@ def _int(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ProgramError(f"expected a number, got {value!r} in {where}")
     return value
+
+
+def _joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
+    # Doubling a list in a loop would exhaust memory long before the step budget stops it.
+    if len(a) + len(b) > MAX_LIST:
+        raise ProgramError(f"list too long (more than {MAX_LIST} elements) in {where}")
+    return a + b
 
 
 def _num(value: Any, where: str) -> int:

@@ -17,6 +17,7 @@ from ..resources import grammar_path
 
 MAX_SOURCE_CHARS = 200_000
 MAX_NESTING = 60
+MAX_TREE_DEPTH = 200
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +82,7 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
     source = "{" + text + "\n}" if start == "block" else text
     shift = 1 if start == "block" else 0
     try:
-        return _parser().parse(source, start=start)
+        tree = _parser().parse(source, start=start)
     except UnexpectedInput as exc:
         line, column = origin.at(exc.line if exc.line and exc.line > 0 else None,
                                  (exc.column - shift if exc.line == 1 else exc.column) if exc.column and exc.column > 0 else None)
@@ -102,6 +103,21 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
         raise LanguageError(message, file=origin.file, line=line, column=column, context=context) from None
     except RecursionError:
         raise LanguageError("source nested too deeply", file=origin.file, line=origin.line) from None
+    _check_depth(tree, origin, shift)
+    return tree
+
+
+def _check_depth(tree: Tree, origin: Origin, shift: int) -> None:
+    """Refuse trees so deep (a chain of thousands of `+`) that compiling or running them would overflow the stack."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            line, column = origin.at(*position(node))
+            raise LanguageError(f"expression too long or too deeply nested (more than {MAX_TREE_DEPTH} levels)",
+                                file=origin.file, line=line, column=column,
+                                hint="split it with let, or add up a list with sum()")
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def text_at(text: str, pos: int | None) -> str:

@@ -45,7 +45,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "reseed", "found")
+                 "messages", "where", "reseed", "found", "frames")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -59,6 +59,7 @@ class Ctx:
         self.steps = 0
         self.budget = budget
         self.depth = 0
+        self.frames: list[str] = []  # the rules, procedures and hooks being run, outermost first
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.where = ""
@@ -76,12 +77,22 @@ class Ctx:
     def tick(self, where: str) -> None:
         self.steps += 1
         if self.steps > self.budget:
-            raise BudgetExceeded(f"step budget of {self.budget} exceeded in {where}")
+            raise BudgetExceeded(f"step budget of {self.budget} exceeded in {where}{self._callers()}")
 
     def enter(self, where: str) -> None:
         self.depth += 1
+        self.frames.append(where)
         if self.depth > MAX_DEPTH:
-            raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}")
+            raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}{self._callers()}")
 
     def leave(self) -> None:
         self.depth -= 1
+        if self.frames:
+            self.frames.pop()
+
+    def _callers(self) -> str:
+        """Where the innermost definition was called from, so a budget error names the hook behind it."""
+        callers = self.frames[:-1]
+        if not callers:
+            return ""
+        return ", called from " + ", called from ".join(reversed(callers[-4:]))

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation
+from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
 from .context import Ctx, Suspend
 from .engine import Action, enumerate_actions, initial_data, run_job
 
@@ -192,7 +192,7 @@ class State:
         except RuleViolation as exc:
             raise IllegalAction(f"not allowed: {exc.message}") from None
         except (ProgramError, BudgetExceeded) as exc:
-            raise type(exc)(exc.message) from None
+            raise locate(type(exc)(exc.message)) from None
         except RulesError:
             raise
         except RecursionError:
