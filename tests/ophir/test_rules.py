@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from ophir_helpers import cargo, ids, play, pv, rolls, scenario, ship, zone
 
@@ -156,12 +158,21 @@ def test_r5_metals_are_never_discarded() -> None:
 
 
 def test_hold_purchases_twice_a_game_on_separate_turns() -> None:
+    # Yellow bought a hold, Green sailed, Yellow anchored and bought his second, Green sailed, Yellow anchored.
+    state = scenario("hold_twice")
+    assert state.data["flow"]["active"] == 0 and state.stage == "act"
+    assert pv(state, 0, "holds") == 4 and pv(state, 0, "hold_buys") == 2
+    assert pv(state, 0, "coins") == 2 and pv(state, 0, "favor") == 0
+    assert "buy_hold" not in ids(state)  # 2 coins in hand, but a third purchase is never allowed
+
+
+def test_hold_purchase_once_a_turn() -> None:
     state = scenario("cargo_hold")
-    assert "buy_hold" not in ids(state)
-    state.data["pv"][0]["hold_buys"] = 2
-    state.data["flow"]["usage"]["turn"] = {}
-    state._legal = None
-    assert "buy_hold" not in ids(state)
+    assert pv(state, 0, "coins") == 2 and pv(state, 0, "holds") == 3
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply("buy_hold")  # 2 coins and a free token, but not a second hold this turn
+    assert state.to_json() == before
 
 
 def test_r12_moneychanger_no_donation_after_a_temple_trade() -> None:
@@ -217,3 +228,337 @@ def test_r9_rival_never_enters_the_other_players_hex() -> None:
 def test_r9_failed_check_lowers_the_rival() -> None:
     state = scenario("rival_check_fails")
     assert ship(state, "rival")["influence"] == 3 and ship(state, 0)["at"] == "h3"
+
+
+# ------------------------------------------------------------------ audit: setup
+
+def _finish_barriers(state: ruleskit.State) -> None:
+    while state.prompt in ("Place the first barrier", "Place the second barrier"):
+        play(state, ids(state)[0])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_draft_order_and_size_by_player_count(game: ruleskit.Game, players: int) -> None:
+    state = game.new_game(players=players, seed=20 + players)
+    _finish_barriers(state)
+    starter = state.data["v"]["starter"]
+    pickers, offered = [], []
+    while state.pending is not None:
+        pickers.append(state.pending["player"])
+        offered.append(ids(state))
+        play(state, ids(state)[-1])
+    # players + 1 drawn; the player to the starting player's right first, passing right (counterclockwise).
+    assert [len(o) for o in offered] == list(range(players + 1, 1, -1))
+    assert pickers == [(starter - k) % players for k in range(1, players + 1)]
+    assert pickers[-1] == starter  # the starting player picks from the final two
+    for before, after in zip(offered, offered[1:], strict=False):
+        assert set(after) < set(before) and len(set(before) - set(after)) == 1
+    taken = [pv(state, p, "specialist") for p in range(players)]
+    assert len(set(taken)) == players and set(taken) < set(offered[0])  # one card leaves the game
+    assert state.data["flow"]["active"] == starter
+
+
+SPECIALIST_TABLE = {  # ophir-data.md, Specialists: starting favor and holds after setup
+    "advisor": (1, 2), "chancellor": (1, 2), "ambassador": (0, 4), "harbormaster": (2, 2),
+    "moneychanger": (2, 2), "priest": (2, 2), "navigator": (1, 2), "temple_guard": (2, 2),
+}
+
+
+@pytest.mark.parametrize("specialist", sorted(SPECIALIST_TABLE))
+def test_starting_favor_of_each_specialist(game: ruleskit.Game, specialist: str) -> None:
+    for seed in range(50):
+        state = game.new_game(players=4, seed=seed)
+        _finish_barriers(state)
+        first_picker = state.pending["player"]
+        if specialist in ids(state):
+            break
+    else:
+        pytest.fail(f"{specialist} never offered to the first picker")
+    play(state, specialist)
+    while state.pending is not None:
+        play(state, ids(state)[0])
+    assert pv(state, first_picker, "specialist") == specialist
+    for p in range(4):
+        favor, holds = SPECIALIST_TABLE[pv(state, p, "specialist")]
+        assert (pv(state, p, "favor"), pv(state, p, "holds"), pv(state, p, "hold_buys")) == (favor, holds, 0)
+
+
+def test_rival_setup_only_with_two_players(game: ruleskit.Game) -> None:
+    for players in (3, 4):
+        state = game.new_game(players=players, seed=4)
+        while state.pending is not None:
+            play(state, ids(state)[0])
+        assert ship(state, "rival")["at"] is None
+        assert all(ship(state, p)["influence"] == 1 for p in range(players))
+        assert all(pv(state, p, "coins") == 0 and cargo(state, p) == {} for p in range(players))
+
+
+# ------------------------------------------------------------------ audit: navigation
+
+def test_r3_influence_move_after_one_failed_check_bypasses_the_second() -> None:
+    state = scenario("influence_failure")
+    play(state, "influence_move", "sail:h0")
+    assert ship(state, 0)["at"] == "h0" and pv(state, 0, "favor") == 1
+    assert ship(state, 1)["influence"] == 4  # no second check, no second lowering
+    assert rolls(state) == [3] and state.stage == "act"
+
+
+def test_r3_anchor_after_one_failed_check() -> None:
+    state = scenario("influence_failure")
+    play(state, "anchor")
+    assert ship(state, 0)["at"] == "h3" and state.stage == "act" and pv(state, 0, "favor") == 1
+    assert "acquire:gems" in ids(state)
+
+
+def test_r3_no_anchor_after_an_influence_move() -> None:
+    state = scenario("influence_failure")
+    play(state, "influence_move")
+    assert "anchor" not in ids(state) and "influence_move" not in ids(state)  # README ruling 3
+
+
+def test_r3_r11_priest_after_two_failed_checks() -> None:
+    state = scenario("priest_two_failures")
+    play(state, "sail:h0")
+    assert {"anchor", "influence_move"} <= set(ids(state))  # after exactly one failure
+    play(state, "sail:h0")
+    # R2: navigation ended with no actions; R3: no anchor after two failures; R11: no favor for the temple.
+    assert state.data["flow"]["active"] == 1 and state.stage == "navigate"
+    assert ship(state, 0)["at"] == "h1" and pv(state, 0, "favor") == 2
+    assert rolls(state) == [1, 2]
+
+
+def test_r4_sailing_back_to_the_starting_hex_is_refused() -> None:
+    state = scenario("influence_success")
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply("sail:h3")
+    assert state.to_json() == before
+
+
+def test_r4_r10_harbormaster_never_sails_on_to_his_starting_hex() -> None:
+    state = scenario("harbormaster_first_hex")
+    assert state.stage == "act" and pv(state, 0, "favor") == 1
+    assert sorted(a for a in ids(state) if a.startswith("sail_on")) == ["sail_on:h0", "sail_on:h1"]
+    play(state, "acquire:wood", "sail_on:h0")
+    assert "acquire:cloth" in ids(state)  # R10: one good at each hex
+    assert rolls(state) == []  # the Influence Move covers the whole turn
+
+
+def test_navigator_needs_a_check_over_an_open_edge() -> None:
+    state = scenario("navigator_plain_edge")
+    assert rolls(state) == [2] and ship(state, 0)["at"] == "h1"
+    assert ship(state, 1)["influence"] == 5
+
+
+def test_temple_guard_bonus_is_capped_at_six() -> None:
+    state = scenario("temple_guard_six")
+    assert ship(state, 0)["influence"] == 6 and ship(state, 0)["at"] == "h1"
+    assert ship(state, 1)["influence"] == 6
+
+
+# ------------------------------------------------------------------ audit: actions
+
+def test_acquire_discards_a_good_of_the_players_choice() -> None:
+    state = scenario("acquire_full_cargo")
+    play(state, "acquire:stone")
+    assert state.prompt == "Discard a good to make room" and sorted(ids(state)) == ["cloth", "wood"]
+    play(state, "wood")
+    assert cargo(state, 0) == {"cloth": 1, "stone": 1}
+    assert zone(state, "supply")["wood"] == 5 and zone(state, "supply")["stone"] == 4
+
+
+def test_basic_goods_are_limited_by_the_supply() -> None:
+    state = scenario("acquire_empty_supply")
+    assert "acquire:stone" not in ids(state)
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply("acquire:stone")
+    assert state.to_json() == before
+
+
+def test_the_future_card_is_never_traded() -> None:
+    state = scenario("market_trade")
+    # b08 (stone) is the Future card: Yellow's stone matches it, but only Current cards trade.
+    assert [a for a in ids(state) if a.startswith("trade")] == ["trade:a15"]
+
+
+def test_donation_only_under_the_temple_merchant() -> None:
+    state = scenario("temple_merchant_only")
+    assert [a for a in ids(state) if a.startswith("donate")] == ["donate:a10"]
+    assert not any(a.startswith("trade") for a in ids(state))  # no Market Trade at the temple
+    play(state, "donate:a10")
+    # The -1 modifier under a10 does not apply to a donation.
+    assert pv(state, 0, "vp") == 3 and cargo(state, 0) == {}
+
+
+def test_specialist_goods_sold_without_a_trade_do_not_cycle() -> None:
+    state = scenario("specialty_sale")
+    row = zone(state, "market_row")
+    play(state, "sell_specialty:2")
+    assert pv(state, 2, "coins") == 2 and cargo(state, 2) == {}
+    assert zone(state, "market_row") == row and zone(state, "discards") == []
+    assert zone(state, "supply")["stone"] == 5
+
+
+def test_r5_several_goods_discarded_for_one_metal() -> None:
+    state = scenario("metal_two_discards")
+    play(state, "buy_metal:silver,coins")
+    assert state.prompt == "Discard a good to make room" and sorted(ids(state)) == ["cloth", "wood"]
+    play(state, "cloth")
+    assert state.prompt == "Discard a good to make room" and ids(state) == ["wood"]
+    play(state, "wood")
+    assert cargo(state, 0) == {"silver": 1} and pv(state, 0, "coins") == 0
+    assert zone(state, "supply")["wood"] == 5 and zone(state, "supply")["cloth"] == 5
+
+
+def test_r5_metals_are_never_discarded_to_make_room() -> None:
+    state = scenario("metal_room_beside_metal")
+    play(state, "buy_metal:silver,coins")
+    assert sorted(ids(state)) == ["cloth", "wood"]  # never the silver
+    play(state, "wood")
+    assert ids(state) == ["cloth"]
+    play(state, "cloth")
+    assert cargo(state, 0) == {"silver": 2} and pv(state, 0, "coins") == 4
+    assert not any(a.startswith("buy_metal") for a in ids(state))  # 4 holds of metal: no room
+
+
+def test_r14_each_metal_wholly_in_coins_or_in_favor() -> None:
+    state = scenario("metal_payment")
+    # 2 coins + 4 favor would cover a gold only by combining them (3 coins or 5 favor).
+    assert sorted(a for a in ids(state) if a.startswith("buy_metal")) == [
+        "buy_metal:silver,coins", "buy_metal:silver,favor"]
+    before = state.to_json()
+    for refused in ("buy_metal:gold,coins", "buy_metal:gold,favor"):
+        with pytest.raises(IllegalAction):
+            state.apply(refused)
+        assert state.to_json() == before
+
+
+def test_r14_two_metals_in_one_turn() -> None:
+    state = scenario("metal_payment")
+    play(state, "buy_metal:silver,coins", "buy_metal:silver,favor")
+    assert cargo(state, 0) == {"silver": 2}
+    assert pv(state, 0, "coins") == 1 and pv(state, 0, "favor") == 1
+    assert zone(state, "supply")["silver"] == 3
+
+
+def test_r12_moneychanger_no_trade_after_a_donation() -> None:
+    state = scenario("moneychanger_at_temple")
+    assert "trade:a06" in ids(state) and "donate:a10" in ids(state)
+    play(state, "donate:a10")
+    assert pv(state, 0, "vp") == 3 and cargo(state, 0) == {"gems": 1}
+    assert not any(a.startswith("trade") for a in ids(state))
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply("trade:a06")
+    assert state.to_json() == before
+
+
+def test_r12_moneychanger_sells_specialist_goods_only_at_the_market() -> None:
+    state = scenario("moneychanger_at_temple")
+    assert not any(a.startswith("sell_specialty") for a in ids(state))
+    play(state, "trade:a06")
+    # No "how many to sell" question at the temple: the trade is done and her cloth stays aboard.
+    assert state.pending is None and pv(state, 0, "coins") == 2
+    assert cargo(state, 0) == {"stone": 1, "cloth": 1}
+    assert not any(a.startswith("donate") for a in ids(state))
+
+
+def test_r13_chancellor_favor_covers_only_what_it_can_pay() -> None:
+    state = scenario("chancellor_short")
+    trades = [a for a in ids(state) if a.startswith("trade")]
+    assert trades == ["trade:a06", "trade:a10"]  # b22 lacks 2 goods, she has 1 favor
+    play(state, "trade:a06")
+    assert pv(state, 0, "favor") == 0 and pv(state, 0, "coins") == 3  # 2 + the +1 modifier
+    assert cargo(state, 0) == {"cloth": 1}  # her cloth was not part of the card
+
+
+def test_chancellor_favor_never_pays_a_donation() -> None:
+    state = scenario("chancellor_at_temple")
+    # a10 (stone+cloth) is under the Temple Merchant; she has a cloth and 3 favor, but favor is for trades only.
+    assert not any(a.startswith("donate") for a in ids(state))
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply("donate:a10")
+    assert state.to_json() == before
+
+
+# ------------------------------------------------------------------ audit: end of the game
+
+def test_r7_three_player_temple_ends_with_the_7_4_tier() -> None:
+    state = scenario("temple_end_three_players")
+    assert state.is_terminal and state.result["reason"] == "the temple is complete"
+    assert state.legal_actions() == []  # nothing else is taken that turn
+    assert zone(state, "built_tiers")[-1] == "tier_7_4" and zone(state, "tiers") == []
+    # 20 + 5 for the silver, + 5 for the gold still in cargo (R8); the others unchanged.
+    assert state.result["scores"] == [12, 25, 30] and state.result["winners"] == [2]
+    assert cargo(state, 2) == {"gold": 1}
+
+
+def test_r6_market_end_takes_nothing_more() -> None:
+    state = scenario("market_end")
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalAction):
+        state.apply("end_turn")
+
+
+def test_r6_r9_rival_cycle_ends_the_game_mid_navigation() -> None:
+    state = scenario("rival_cycle_ends_game")
+    assert state.is_terminal and state.result["reason"] == "the market cannot be refilled"
+    assert ship(state, "rival") == {"at": "h6", "influence": 5}
+    assert state.result["scores"] == [5, 4] and state.legal_actions() == []
+
+
+def _cycles_first(state: ruleskit.State, chooser: random.Random) -> str:
+    """A legal decision, preferring the ones that cycle the market (trades, donations, the rival's cycle)."""
+    legal = ids(state)
+    cycling = [a for a in legal if a.startswith(("trade:", "donate:")) or a == "true"]
+    return chooser.choice(cycling or legal)
+
+
+def test_r6_market_ends_on_the_37th_cycle_from_a_full_deck(game: ruleskit.Game) -> None:
+    state = game.new_game(players=2, seed=3)
+    while state.pending is not None:  # barriers and draft
+        play(state, ids(state)[0])
+    assert len(zone(state, "market_deck")) == 35 and zone(state, "discards") == []
+    chooser = random.Random(3)
+    while not state.is_terminal:
+        cycles = len(zone(state, "discards"))  # each cycle discards exactly one card
+        assert cycles < 37
+        assert all(card is not None for card in zone(state, "market_row")[1:])
+        play(state, _cycles_first(state, chooser))
+    assert state.result["reason"] == "the market cannot be refilled"
+    assert len(zone(state, "discards")) == 37 and zone(state, "market_deck") == []
+    assert zone(state, "market_row")[0] is None and zone(state, "market_row")[1] is None
+
+
+# ------------------------------------------------------------------ audit: the rival ship
+
+def test_r9_influence_move_into_the_rivals_hex_still_moves_it() -> None:
+    state = scenario("rival_influence_move")
+    assert ship(state, 0)["at"] == "h0" and ship(state, 0)["influence"] == 1
+    assert rolls(state) == []  # no influence check
+    play(state, "h1")
+    assert ids(state)[0] == "none" and "h0" not in ids(state)  # never back to its own start
+    play(state, "none")
+    assert ship(state, "rival") == {"at": "h1", "influence": 3}
+    assert rolls(state) == [3]  # the rival's die is rolled after it moves
+    assert state.stage == "navigate" and "sail:h1" not in ids(state)  # once per turn
+
+
+def test_r9_rival_market_cycle_is_optional() -> None:
+    state = scenario("rival_to_market")
+    assert state.prompt == "Cycle the market for the rival ship?" and ids(state) == ["true", "false"]
+    row = zone(state, "market_row")
+    declined = play(state.clone(), "false")
+    assert zone(declined, "market_row") == row and zone(declined, "discards") == []
+    accepted = play(state, "true")
+    assert zone(accepted, "discards") == ["a10"] and zone(accepted, "market_row")[1:] == ["b08", "a15", "a06"]
+    for after in (declined, accepted):
+        assert ship(after, "rival") == {"at": "h6", "influence": 5}
+        assert ship(after, 0)["at"] == "h0" and after.stage == "navigate"
+
+
+def test_r9_a_failed_check_against_the_rival_may_be_retried() -> None:
+    state = scenario("rival_check_fails")
+    assert "sail:h0" in ids(state)  # the rival's hex was not entered yet
