@@ -462,6 +462,8 @@ def test_r12_moneychanger_sells_specialist_goods_only_at_the_market() -> None:
     assert state.pending is None and pv(state, 0, "coins") == 2
     assert cargo(state, 0) == {"stone": 1, "cloth": 1}
     assert not any(a.startswith("donate") for a in ids(state))
+    # One Market Trade a turn: her stone matches a15 (now in slot 2), but no second trade.
+    assert zone(state, "market_row")[2] == "a15" and not any(a.startswith("trade") for a in ids(state))
 
 
 def test_r13_chancellor_favor_covers_only_what_it_can_pay() -> None:
@@ -562,3 +564,26 @@ def test_r9_rival_market_cycle_is_optional() -> None:
 def test_r9_a_failed_check_against_the_rival_may_be_retried() -> None:
     state = scenario("rival_check_fails")
     assert "sail:h0" in ids(state)  # the rival's hex was not entered yet
+
+
+def test_r3_influence_move_never_crosses_a_barrier_nor_adds_movement() -> None:
+    state = scenario("influence_move_barrier")
+    assert sorted(ids(state)) == ["sail:h0", "sail:h6"]  # not h2, behind the barrier
+    play(state, "sail:h0", "sail:h3")
+    assert state.stage == "act" and ship(state, 0)["at"] == "h3"  # two movements, then the actions
+    assert rolls(state) == [] and not any(a.startswith(("sail", "sail_on")) for a in ids(state))
+
+
+def test_navigator_over_a_barrier_into_the_rivals_hex_still_moves_it() -> None:
+    state = scenario("navigator_into_rival")
+    assert rolls(state) == [] and ship(state, 0)["at"] == "h2"
+    assert sorted(ids(state)) == ["h0", "h3"]  # the rival itself never crosses the barrier
+    play(state, "h3", "none")
+    assert ship(state, "rival") == {"at": "h3", "influence": 4}
+
+
+def test_temple_guard_bonus_is_not_added_to_the_rivals_die() -> None:
+    state = scenario("rival_temple_guard")
+    assert rolls(state) == [3, 2]
+    assert ship(state, 0) == {"at": "h0", "influence": 4}
+    assert ship(state, "rival") == {"at": "h1", "influence": 2}
