@@ -79,6 +79,14 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file; a name the system refuses (too long, a NUL byte) is not."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
     """A pack folder from a path, a path relative to a variant, or a built-in name."""
     text = str(ref)
@@ -87,9 +95,9 @@ def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
         candidates.append(relative_to / text)
     candidates.append(Path(text))
     for candidate in candidates:
-        if (candidate / "pack.toml").is_file():
+        if _is_file(candidate / "pack.toml"):
             return candidate.resolve()
-        if candidate.name == "pack.toml" and candidate.is_file():
+        if candidate.name == "pack.toml" and _is_file(candidate):
             return candidate.parent.resolve()
     builtins = builtin_packs()
     if text in builtins:
@@ -318,12 +326,15 @@ class _Layer:
             return found
         result = []
         for name in self.manifest.files:
-            path = (root / name).resolve()
+            try:
+                path = (root / name).resolve()
+            except (OSError, ValueError):
+                raise self.manifest_doc.error(("files",), f"file name {name!r} is not a usable path") from None
             if root not in path.parents:
                 raise self.manifest_doc.error(("files",), f"file '{name}' points outside the pack folder")
             if path.suffix not in (".toml", ".rk"):
                 raise self.manifest_doc.error(("files",), f"file '{name}' is neither .toml nor .rk")
-            if not path.is_file():
+            if not _is_file(path):
                 raise self.manifest_doc.error(("files",), f"file '{name}' listed in pack.toml does not exist")
             result.append(path)
         return result

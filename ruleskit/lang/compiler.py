@@ -633,8 +633,16 @@ class Compiler:
         where = self.where(node)
         result_type = spec.result(types)
 
+        model = self.model
+
         def call(ctx: Ctx) -> Any:
-            return impl(ctx, where, *[f(ctx) for f in fns])
+            args = [f(ctx) for f in fns]
+            try:
+                return impl(ctx, where, *args)
+            except (TypeError, ValueError):
+                # A value of the wrong kind (a text where a number belongs, a list for a node).
+                shown = ", ".join(label_of(model, a) for a in args)
+                raise ProgramError(f"{name}() cannot take ({shown}) in {where}") from None
 
         return call, result_type
 
