@@ -293,6 +293,44 @@ def test_rival_setup_only_with_two_players(game: ruleskit.Game) -> None:
         assert all(pv(state, p, "coins") == 0 and cargo(state, p) == {} for p in range(players))
 
 
+def test_starting_player_merchant_and_barriers_at_random(game: ruleskit.Game) -> None:
+    starters, merchants = set(), set()
+    for seed in range(12):
+        state = game.new_game(players=3, seed=seed)
+        starter = state.data["v"]["starter"]
+        assert state.pending["player"] == starter  # the starting player places the barriers
+        play(state, ids(state)[0])
+        assert state.pending["player"] == starter
+        while state.pending is not None:
+            play(state, ids(state)[0])
+        starters.add(starter)
+        merchants.add(state.data["v"]["merchant_slot"])
+    assert starters == {0, 1, 2} and merchants == {1, 2, 3}
+
+
+def test_legal_barrier_pairs_match_the_map_data(game: ruleskit.Game) -> None:
+    state = game.new_game(players=2, seed=0)
+    firsts = ids(state)
+    pairs = set()
+    for first in firsts:
+        after = play(state.clone(), first)
+        pairs |= {frozenset((first, second)) for second in ids(after)}
+    assert len(firsts) == 12 and len(pairs) == 48  # ophir-data.md, Map: 48 of the 66 pairs
+
+
+def test_market_deck_is_a_on_b_and_supplies_are_full(game: ruleskit.Game) -> None:
+    state = game.new_game(players=4, seed=9)
+    while state.pending is not None:
+        play(state, ids(state)[0])
+    row, deck = zone(state, "market_row"), zone(state, "market_deck")
+    removed = zone(state, "removed")
+    assert all(card.startswith("a") for card in row + deck[:11] + removed)
+    assert all(card.startswith("b") for card in deck[11:]) and len(deck[11:]) == 24
+    assert len({*row, *deck, *removed}) == len(row + deck + removed) == 44  # every card once
+    assert zone(state, "supply") == {g: 5 for g in ["wood", "cloth", "stone", "gems", "gold", "silver"]}
+    assert pv(state, 0, "vp") == 0 and state.data["v"]["tier_filled"] == 0
+
+
 # ------------------------------------------------------------------ audit: navigation
 
 def test_r3_influence_move_after_one_failed_check_bypasses_the_second() -> None:
