@@ -74,6 +74,7 @@ class Report:
     attempts: int = 0  # every game started, shrinking included
     decisions: int = 0
     cut_short: int = 0  # games stopped at max_decisions
+    thorough_every: int = 1
     invariants: int = 0
     seconds: float = 0.0
     failure: Failure | None = None
@@ -87,8 +88,9 @@ class Report:
         per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
         status = "ok" if self.ok else f"FAILED (after {self.attempts} games tried, shrinking included)"
         short = f", {self.cut_short} cut short" if self.cut_short else ""
+        costly = "" if self.thorough_every == 1 else f" (the costly ones every {self.thorough_every})"
         return (f"{self.pack}: {sum(self.games.values())} games ({per_count}{short}), {self.decisions} decisions, "
-                f"{self.invariants} pack invariants + engine invariants checked at every step, "
+                f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}, "
                 f"{self.seconds:.1f}s: {status}")
 
 
@@ -145,7 +147,7 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
     for count in counts:
         if not game.min_players <= count <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
-    report = Report(game.name, invariants=len(game.invariants))
+    report = Report(game.name, invariants=len(game.invariants), thorough_every=thorough_every)
     started = time.perf_counter()
     for index, count in enumerate(counts):
         share = games // len(counts) + (1 if index < games % len(counts) else 0)
