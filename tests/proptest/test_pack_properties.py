@@ -53,3 +53,10 @@ def test_dice_race_games_hold_every_invariant() -> None:
 def test_ophir_long_run(players: int) -> None:
     report = run_pack_test("ophir", games=50, players=[players], seed=100 + players, thorough_every=5)
     assert_ok(report)
+
+
+def test_card_duel_games_hold_every_invariant() -> None:
+    # Hidden hands and simultaneous picks: the view checks have secrets to guard here.
+    report = run_pack_test(ROOT / "tests/packs/card_duel", games=12, seed=5, thorough_every=2)
+    assert_ok(report)
+    assert sum(report.games.values()) == 12 and report.cut_short == 0
