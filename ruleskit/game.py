@@ -328,6 +328,10 @@ class GameBuilder:
             if field not in names:
                 raise _located(d.source, f"action '{name}' label names unknown parameter '{field}'",
                                did_you_mean(field, names))
+        stray = _LABEL_FIELD.sub("", d.label)
+        if "{" in stray or "}" in stray:
+            raise _located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
+                           "a label names parameters as {name}, nothing else in braces")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source)
 
 

@@ -12,6 +12,7 @@ is plain data: the job, the answers, and the data the job started from.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ..game import CompiledAction, Game
 
 MAX_IDLE_TURNS_PER_PLAYER = 2
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 @attrs.frozen
@@ -153,7 +155,8 @@ def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], playe
     action_id = action.name if not values else f"{action.name}:{','.join(option_id(v) for v in values)}"
     labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}
     if action.label:
-        label = action.label.format_map(labels)
+        # Plain substitution of {param}: str.format would also follow {param.attr} into Python objects.
+        label = _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
     elif labels:
         label = f"{action.name} ({', '.join(labels.values())})"
     else:

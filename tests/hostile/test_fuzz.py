@@ -202,3 +202,27 @@ def test_toml_text_parses_or_raises_a_rules_error(text: str) -> None:
 def test_the_seeds_are_real() -> None:
     assert len(RK_SOURCES) >= 5 and len(SNIPPETS) >= 50 and len(TOML_SOURCES) >= 5
     assert all(re.search(r"\brule\b|\bproc\b|\bhook\b", text) for text in RK_SOURCES)
+
+
+OPHIR_FILES = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "games/ophir").iterdir())
+               if p.suffix in (".toml", ".rk")}
+
+
+@settings(FUZZ, max_examples=max(5, EXAMPLES // 8))
+@given(which=st.sampled_from(sorted(n for n in OPHIR_FILES if n != "pack.toml")), data=st.data())
+def test_mutated_ophir_files_load_and_play_or_raise_a_rules_error(tmp_path_factory: pytest.TempPathFactory,
+                                                                   which: str, data: st.DataObject) -> None:
+    root = tmp_path_factory.mktemp("fuzzophir")
+    text = data.draw(mutated([OPHIR_FILES[which]]))
+    for name, original in OPHIR_FILES.items():
+        (root / name).write_text(text if name == which else original, encoding="utf-8")
+
+    def load_and_play() -> None:
+        game = ruleskit.load(root)
+        state = game.new_game(players=3, seed=0)
+        for _ in range(20):
+            if state.is_terminal:
+                return
+            state.apply(state.legal_actions()[-1])
+
+    assert_rules_error_only(load_and_play)
