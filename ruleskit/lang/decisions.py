@@ -1,0 +1,218 @@
+"""Compiling chance (`roll`, `random`, `shuffled`, `sample`) and decisions (`choose`).
+
+Chance draws from the game's one random stream (`runtime/rng.py`) and records
+each outcome. A `choose` takes its answer from the job's answers so far, or
+suspends the job with the options; the job re-runs from its start when the
+answer comes (see `runtime/engine.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lark import Tree
+
+from ..errors import IllegalAction, ProgramError, did_you_mean
+from ..runtime import rng
+from ..runtime.context import Ctx, Suspend
+from .expressions import _int, _unquote
+from .scope import ANY, Fn, Scope, _element_type
+from .statements import StatementCompiler
+from .values import as_list, label_of, option_id
+
+MAX_SUBSET = 12
+MAX_ORDER = 6
+MAX_NUMBER_OPTIONS = 1000
+
+
+class DecisionCompiler(StatementCompiler):
+    """Compiles the chance and choice forms a `let` may take."""
+
+    # ------------------------------------------------------------- chance and choices
+
+    def c_roll(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        die = str(node.children[0])
+        if die not in self.model.dice:
+            raise self.error(node, f"unknown die '{die}'", did_you_mean(die, self.model.dice))
+        faces = list(self.model.dice[die].faces)
+
+        def run(ctx: Ctx) -> int:
+            scripted = ctx.data.get("script", {}).get(die)
+            if scripted:
+                # Scenarios may fix the next results of a die; the stream is left untouched.
+                value = scripted.pop(0)
+                ctx.chance.append({"roll": die, "value": value, "scripted": True})
+                return value
+            value = faces[rng.below(ctx.data, len(faces))]
+            ctx.chance.append({"roll": die, "value": value})
+            return value
+
+        return run, "int"
+
+    def c_random_pick(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        source, source_type = self.compile_expr(node.children[0], scope)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> Any:
+            items = as_list(model, ctx.data, source(ctx), where)
+            if not items:
+                raise ProgramError(f"random pick from an empty list in {where}")
+            value = items[rng.below(ctx.data, len(items))]
+            ctx.chance.append({"random": option_id(value)})
+            return value
+
+        return run, _element_type(source_type)
+
+    def c_shuffled(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        source, source_type = self.compile_expr(node.children[0], scope)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> list[Any]:
+            items = rng.shuffled(ctx.data, as_list(model, ctx.data, source(ctx), where))
+            ctx.chance.append({"shuffled": [option_id(v) for v in items]})
+            return items
+
+        return run, source_type if source_type.startswith("list:") else "list:any"
+
+    def c_sample(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        source, source_type = self.compile_expr(node.children[0], scope)
+        count, _ = self.compile_expr(node.children[1], scope)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> list[Any]:
+            items = as_list(model, ctx.data, source(ctx), where)
+            n = _int(count(ctx), where)
+            if not 0 <= n <= len(items):
+                raise ProgramError(f"cannot sample {n} from {len(items)} in {where}")
+            picked = rng.shuffled(ctx.data, items)[:n]
+            ctx.chance.append({"sample": [option_id(v) for v in picked]})
+            return picked
+
+        return run, source_type if source_type.startswith("list:") else "list:any"
+
+    def _prompt(self, node: Tree | None, default: str) -> str:
+        if node is None:
+            return default
+        return _unquote(str(node.children[0]))
+
+    def _chooser(self, node: Tree, scope: Scope) -> Fn:
+        fn, type_name = self.compile_expr(node, scope)
+        if type_name not in (ANY, "player"):
+            raise self.error(node, f"the one who chooses must be a player, not a value of type {type_name}")
+        return fn
+
+    def _decide(self, who: Fn, prompt: str, options: Callable[[Ctx], list[tuple[str, str, Any]]], where: str) -> Fn:
+        def run(ctx: Ctx) -> Any:
+            player = who(ctx)
+            if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < ctx.data["n"]:
+                raise ProgramError(f"{player!r} is not a player who can choose in {where}")
+            listed = options(ctx)
+            if not listed:
+                raise ProgramError(f"a choice with no options in {where}")
+            if ctx.pos < len(ctx.answers):
+                answer = ctx.answers[ctx.pos]
+                ctx.pos += 1
+                if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
+                    ctx.apply_reseed()
+                for option_key, _, value in listed:
+                    if option_key == answer:
+                        return value
+                raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
+            raise Suspend(player, prompt, listed)
+
+        return run
+
+    def _unique(self, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
+        seen: set[str] = set()
+        result = []
+        for value in values:
+            key = option_id(value)
+            if key not in seen:
+                seen.add(key)
+                result.append((key, label_of(self.model, value, player_labels), value))
+        return result
+
+    def c_choose_one(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        who = self._chooser(node.children[0], scope)
+        source, source_type = self.compile_expr(node.children[1], scope)
+        prompt = self._prompt(node.children[2], "Choose one")
+        where = self.where(node)
+        model = self.model
+        players = source_type == "list:player"
+
+        def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
+            return self._unique(as_list(model, ctx.data, source(ctx), where), players)
+
+        return self._decide(who, prompt, options, where), _element_type(source_type)
+
+    def c_choose_number(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        who = self._chooser(node.children[0], scope)
+        low, _ = self.compile_expr(node.children[1], scope)
+        high, _ = self.compile_expr(node.children[2], scope)
+        prompt = self._prompt(node.children[3], "Choose a number")
+        where = self.where(node)
+
+        def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
+            a, b = _int(low(ctx), where), _int(high(ctx), where)
+            if b - a + 1 > MAX_NUMBER_OPTIONS:
+                raise ProgramError(f"a number choice with more than {MAX_NUMBER_OPTIONS} options in {where}")
+            return [(str(n), str(n), n) for n in range(a, b + 1)]
+
+        return self._decide(who, prompt, options, where), "int"
+
+    def c_choose_subset(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        who = self._chooser(node.children[0], scope)
+        source, source_type = self.compile_expr(node.children[1], scope)
+        prompt = self._prompt(node.children[2], "Choose any")
+        where = self.where(node)
+        model = self.model
+
+        def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
+            items = as_list(model, ctx.data, source(ctx), where)
+            if len(items) > MAX_SUBSET:
+                raise ProgramError(f"a subset choice over more than {MAX_SUBSET} items in {where}")
+            subsets: list[list[Any]] = []
+            for size in range(len(items) + 1):
+                subsets.extend(_combinations(items, size))
+            return self._unique(subsets, source_type == "list:player")
+
+        return self._decide(who, prompt, options, where), source_type
+
+    def c_choose_order(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        who = self._chooser(node.children[0], scope)
+        source, source_type = self.compile_expr(node.children[1], scope)
+        prompt = self._prompt(node.children[2], "Choose an order")
+        where = self.where(node)
+        model = self.model
+
+        def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
+            items = as_list(model, ctx.data, source(ctx), where)
+            if len(items) > MAX_ORDER:
+                raise ProgramError(f"an order choice over more than {MAX_ORDER} items in {where}")
+            return self._unique(_permutations(items), source_type == "list:player")
+
+        return self._decide(who, prompt, options, where), source_type
+
+
+def _combinations(items: list[Any], size: int) -> list[list[Any]]:
+    if size == 0:
+        return [[]]
+    result = []
+    for i in range(len(items) - size + 1):
+        for rest in _combinations(items[i + 1:], size - 1):
+            result.append([items[i]] + rest)
+    return result
+
+
+def _permutations(items: list[Any]) -> list[list[Any]]:
+    if len(items) <= 1:
+        return [list(items)]
+    result = []
+    for i, item in enumerate(items):
+        for rest in _permutations(items[:i] + items[i + 1:]):
+            result.append([item] + rest)
+    return result

@@ -1,0 +1,75 @@
+"""Static scopes and types of the rule language, and the compiled Program.
+
+Types are strings: "int", "bool", "str", "none", "player", a kind's name,
+"list:T", "zone:KIND" and "any" when only the run time can tell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..model import Model
+from ..runtime.context import Ctx
+
+Fn = Callable[[Ctx], Any]
+ANY = "any"
+
+
+@attrs.define
+class Program:
+    """The compiled logic of a pack, called by the runtime."""
+
+    model: Model
+    rules: dict[str, Callable[[Ctx, list[Any]], Any]] = attrs.Factory(dict)
+    procs: dict[str, Callable[[Ctx, list[Any]], None]] = attrs.Factory(dict)
+    hooks: dict[str, list[Callable[[Ctx, list[Any]], None]]] = attrs.Factory(dict)
+    capacities: dict[str, Fn] = attrs.Factory(dict)
+    stages: set[str] = attrs.Factory(set)
+
+    def emit(self, ctx: Ctx, event: str, args: list[Any]) -> None:
+        for hook in self.hooks.get(event, ()):
+            hook(ctx, args)
+
+
+class Scope:
+    """Static names visible at a point of a program, with their types."""
+
+    def __init__(self, names: dict[str, str] | None = None, parent: Scope | None = None) -> None:
+        self.names = dict(names or {})
+        self.parent = parent
+
+    def lookup(self, name: str) -> str | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def all_names(self) -> list[str]:
+        names: list[str] = []
+        scope: Scope | None = self
+        while scope is not None:
+            names.extend(scope.names)
+            scope = scope.parent
+        return names
+
+    def child(self) -> Scope:
+        return Scope(parent=self)
+
+
+def _type_of(declared: str) -> str:
+    if declared.startswith("list[") and declared.endswith("]"):
+        return f"list:{declared[5:-1]}"
+    if declared == "list":
+        return "list:any"
+    return declared
+
+
+def _element_type(type_name: str) -> str:
+    if type_name.startswith("list:") or type_name.startswith("zone:"):
+        return type_name[5:] or ANY
+    return ANY

@@ -1,0 +1,487 @@
+"""Compiling rule-language statements: effects on the game data.
+
+Each statement compiles to `fn(ctx) -> None` that counts a step of the
+budget before it runs. Writes go through the pack's bounds (a cap that
+discards the excess, a floor that forbids) and zone moves through
+`runtime/zones.py`, which enforces capacities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lark import Token, Tree
+
+from ..errors import ProgramError, RuleViolation, did_you_mean
+from ..model import RESERVED, ZoneRef, edge_key
+from ..runtime import rng
+from ..runtime import zones as zone_ops
+from ..runtime.context import Ctx, GameOver, Return
+from . import builtins
+from .expressions import _SPECIALS, ExpressionCompiler, _int, _unquote
+from .scope import ANY, Fn, Scope, _element_type
+from .values import as_list, checked_int, label_of
+
+_CHANCE = {"roll", "random_pick", "shuffled", "sample"}
+_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order"}
+
+
+class StatementCompiler(ExpressionCompiler):
+    """Compiles blocks and statements."""
+
+    # ------------------------------------------------------------- statements
+
+    def compile_block(self, node: Tree, scope: Scope) -> Fn:
+        stmts_node = node.children[0]
+        inner = scope.child()
+        compiled = [self.compile_stmt(stmt, inner) for stmt in stmts_node.children]
+
+        def run(ctx: Ctx) -> None:
+            for stmt in compiled:
+                stmt(ctx)
+
+        return run
+
+    def compile_stmt(self, node: Tree, scope: Scope) -> Fn:
+        method = getattr(self, f"s_{node.data}", None)
+        if method is None:
+            raise self.error(node, f"'{node.data}' is not a statement")
+        body = method(node, scope)
+        where = self.where(node)
+
+        def run(ctx: Ctx) -> None:
+            ctx.tick(where)
+            body(ctx)
+
+        return run
+
+    def s_let_stmt(self, node: Tree, scope: Scope) -> Fn:
+        name_token, value_node = node.children
+        name = str(name_token)
+        self._check_local_name(name, name_token)
+        if value_node.data in _CHANCE or value_node.data in _CHOICES:
+            value, value_type = getattr(self, f"c_{value_node.data}")(value_node, scope)
+        else:
+            value, value_type = self.compile_expr(value_node, scope)
+        scope.names[name] = value_type
+
+        def run(ctx: Ctx) -> None:
+            ctx.env[name] = value(ctx)
+
+        return run
+
+    def _check_local_name(self, name: str, node: Tree | Token) -> None:
+        model = self.model
+        if name in _SPECIALS or name == "base":
+            raise self.error(node, f"'{name}' is a built-in name and cannot be redefined")
+        if name in RESERVED:
+            raise self.error(node, f"'{name}' is a reserved word and cannot name a variable")
+        if name in model.game_vars or name in model.item_kind or name in model.kinds or name in model.zones:
+            raise self.error(node, f"'{name}' already names something in the pack; choose another local name")
+
+    def s_set_stmt(self, node: Tree, scope: Scope) -> Fn:
+        target_node, value_node = node.children
+        write, _ = self.compile_target(target_node, scope)
+        value, _ = self.compile_expr(value_node, scope)
+        return lambda ctx: write(ctx, value(ctx))
+
+    def s_add_stmt(self, node: Tree, scope: Scope) -> Fn:
+        return self._update(node, scope, 1)
+
+    def s_sub_stmt(self, node: Tree, scope: Scope) -> Fn:
+        return self._update(node, scope, -1)
+
+    def _update(self, node: Tree, scope: Scope, sign: int) -> Fn:
+        target_node, value_node = node.children
+        write, read = self.compile_target(target_node, scope)
+        value, value_type = self.compile_expr(value_node, scope)
+        self._expect_int(value_type, value_node, "+=" if sign > 0 else "-=")
+        where = self.where(node)
+
+        def run(ctx: Ctx) -> None:
+            current = read(ctx)
+            write(ctx, checked_int(_int(current, where) + sign * _int(value(ctx), where), where))
+
+        return run
+
+    def compile_target(self, node: Tree, scope: Scope) -> tuple[Callable[[Ctx, Any], None], Fn]:
+        """A writer and a reader for the place named by a `set`/`+=` target."""
+        parts = node.children
+        first = str(parts[0])
+        model = self.model
+        where = self.where(node)
+        if len(parts) == 1:
+            if scope.lookup(first) is not None:
+                def write_local(ctx: Ctx, value: Any) -> None:
+                    ctx.env[first] = value
+                return write_local, lambda ctx: ctx.env[first]
+            if first in model.game_vars:
+                var = model.game_vars[first]
+                bound = _bounds(var, f"'{first}'")
+                return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where))),
+                        (lambda ctx: ctx.data["v"][first]))
+            raise self.error(parts[0], f"cannot set '{first}': not a local or a game variable",
+                             did_you_mean(first, scope.all_names() + list(model.game_vars)))
+        # Build the base value from all but the last part, then write the last part.
+        base_fn, base_type = self.resolve_name(first, parts[0], scope)
+        for part in parts[1:-1]:
+            base_fn, base_type = self._step(base_fn, base_type, part, scope)
+        last = parts[-1]
+        if isinstance(last, Token):
+            return self._field_writer(base_fn, base_type, str(last), last, where)
+        index_fn, _ = self.compile_expr(last, scope)
+
+        def write_slot(ctx: Ctx, value: Any) -> None:
+            ref = base_fn(ctx)
+            if not isinstance(ref, ZoneRef) or model.zones[ref.name].type != "row":
+                raise ProgramError(f"only the slots of a row can be set in {where}")
+            slots = ctx.data["z"][ref.key]
+            i = index_fn(ctx)
+            if not isinstance(i, int) or not 0 <= i < len(slots):
+                raise ProgramError(f"slot {i!r} out of range in {where}")
+            if value is not None and model.zones[ref.name].of and model.item_kind.get(value) != model.zones[ref.name].of:
+                raise ProgramError(f"{label_of(model, value)} cannot go into {ref.name} in {where}")
+            slots[i] = value
+
+        def read_slot(ctx: Ctx) -> Any:
+            ref = base_fn(ctx)
+            return ctx.data["z"][ref.key][index_fn(ctx)]
+
+        return write_slot, read_slot
+
+    def _step(self, base_fn: Fn, base_type: str, part: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        if isinstance(part, Token):
+            reader, result_type = self.field_reader(base_type, str(part), part)
+            return (lambda ctx: reader(ctx, base_fn(ctx))), result_type
+        index_fn, _ = self.compile_expr(part, scope)
+        model = self.model
+
+        def read(ctx: Ctx) -> Any:
+            value = base_fn(ctx)
+            if isinstance(value, ZoneRef):
+                value = ctx.data["z"][value.key]
+            return value[index_fn(ctx)]
+
+        del model
+        return read, ANY
+
+    def _field_writer(self, base_fn: Fn, base_type: str, field: str, node: Token,
+                      where: str) -> tuple[Callable[[Ctx, Any], None], Fn]:
+        model = self.model
+        player_var = model.player_vars.get(field)
+        kinds_with_var = {k: d.vars[field] for k, d in model.kinds.items() if field in d.vars}
+        if base_type == "player" and player_var is None:
+            raise self.error(node, f"players have no variable '{field}'", did_you_mean(field, model.player_vars))
+        if base_type in model.kinds and base_type not in kinds_with_var:
+            static = field in model.kinds[base_type].fields
+            reason = "is a fixed field" if static else "is not a variable"
+            raise self.error(node, f"'{field}' of kind '{base_type}' {reason} and cannot be set",
+                             did_you_mean(field, model.kinds[base_type].vars))
+        if player_var is None and not kinds_with_var:
+            raise self.error(node, f"no player or item has a variable '{field}'")
+        player_bound = _bounds(player_var, f"'{field}'") if player_var else None
+        item_bounds = {k: _bounds(v, f"'{field}'") for k, v in kinds_with_var.items()}
+
+        def write(ctx: Ctx, value: Any) -> None:
+            owner = base_fn(ctx)
+            if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+                ctx.data["pv"][owner][field] = player_bound(value, where)
+                return
+            if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
+                bound = item_bounds[model.item_kind[owner]]
+                ctx.data["ev"][owner][field] = bound(value, where)
+                return
+            raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
+
+        def read(ctx: Ctx) -> Any:
+            owner = base_fn(ctx)
+            if isinstance(owner, int) and not isinstance(owner, bool):
+                return ctx.data["pv"][owner][field]
+            return ctx.data["ev"][owner][field]
+
+        return write, read
+
+    def s_if_stmt(self, node: Tree, scope: Scope) -> Fn:
+        children = node.children
+        branches: list[tuple[Fn, Fn]] = []
+        cond, _ = self.compile_expr(children[0], scope)
+        branches.append((cond, self.compile_block(children[1], scope)))
+        otherwise: Fn | None = None
+        for part in children[2:]:
+            if part is None:
+                continue
+            if part.data == "elif_part":
+                c, _ = self.compile_expr(part.children[0], scope)
+                branches.append((c, self.compile_block(part.children[1], scope)))
+            else:
+                otherwise = self.compile_block(part.children[0], scope)
+
+        def run(ctx: Ctx) -> None:
+            for c, body in branches:
+                if c(ctx):
+                    body(ctx)
+                    return
+            if otherwise is not None:
+                otherwise(ctx)
+
+        return run
+
+    def s_for_stmt(self, node: Tree, scope: Scope) -> Fn:
+        var_token, source_node, body_node = node.children
+        var = str(var_token)
+        self._check_local_name(var, var_token)
+        source, source_type = self.compile_expr(source_node, scope)
+        inner = scope.child()
+        inner.names[var] = _element_type(source_type)
+        body = self.compile_block(body_node, inner)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> None:
+            items = list(as_list(model, ctx.data, source(ctx), where))
+            for item in items:
+                ctx.tick(where)
+                ctx.env[var] = item
+                body(ctx)
+
+        return run
+
+    def _zone(self, node: Tree, scope: Scope) -> Fn:
+        fn, type_name = self.compile_expr(node, scope)
+        if type_name != ANY and not type_name.startswith("zone:"):
+            raise self.error(node, f"expected a zone here, not a value of type {type_name}")
+        where = self.where(node)
+
+        def zone(ctx: Ctx) -> ZoneRef:
+            value = fn(ctx)
+            if not isinstance(value, ZoneRef):
+                raise ProgramError(f"expected a zone, got {label_of(self.model, value)!r} in {where}")
+            return value
+
+        return zone
+
+    def s_move_stmt(self, node: Tree, scope: Scope) -> Fn:
+        first, count_of, source_node, dest_node, position_node = node.children
+        if count_of is not None:
+            count_fn, _ = self.compile_expr(first, scope)
+            what_fn, _ = self.compile_expr(count_of.children[0], scope)
+        else:
+            count_fn = None
+            what_fn, _ = self.compile_expr(first, scope)
+        source = self._zone(source_node, scope)
+        dest = self._zone(dest_node, scope)
+        top = position_node is not None and str(position_node.children[0]) == "top"
+        where = self.where(node)
+
+        def run(ctx: Ctx) -> None:
+            what = what_fn(ctx)
+            src, dst = source(ctx), dest(ctx)
+            if count_fn is not None:
+                count = _int(count_fn(ctx), where)
+                if count == 0:
+                    return
+                zone_ops.remove(ctx, src, what, count, where)
+                zone_ops.add(ctx, dst, what, count, top, where)
+                return
+            for item in what if isinstance(what, list) else [what]:
+                zone_ops.remove(ctx, src, item, 1, where)
+                zone_ops.add(ctx, dst, item, 1, top, where)
+
+        return run
+
+    def s_draw_stmt(self, node: Tree, scope: Scope) -> Fn:
+        count_node, source_node, dest_node, position_node = node.children
+        count_fn, _ = self.compile_expr(count_node, scope)
+        source = self._zone(source_node, scope)
+        dest = self._zone(dest_node, scope)
+        top = position_node is not None and str(position_node.children[0]) == "top"
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> None:
+            src, dst = source(ctx), dest(ctx)
+            if model.zones[src.name].type != "stack":
+                raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type}"
+                                   f" in {where}")
+            for _ in range(_int(count_fn(ctx), where)):
+                content = ctx.data["z"][src.key]
+                if not content:
+                    return
+                item = content.pop(0)
+                zone_ops.add(ctx, dst, item, 1, top, where)
+
+        return run
+
+    def s_shuffle_stmt(self, node: Tree, scope: Scope) -> Fn:
+        zone = self._zone(node.children[0], scope)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> None:
+            ref = zone(ctx)
+            if model.zones[ref.name].type != "stack":
+                raise ProgramError(f"only stacks can be shuffled in {where}")
+            content = ctx.data["z"][ref.key]
+            content[:] = rng.shuffled(ctx.data, content)
+            ctx.chance.append({"shuffle": ref.key, "order": list(content)})
+
+        return run
+
+    def s_slide_stmt(self, node: Tree, scope: Scope) -> Fn:
+        row = self._zone(node.children[0], scope)
+        discard = self._zone(node.children[1], scope)
+        source = self._zone(node.children[2], scope)
+        where = self.where(node)
+        model = self.model
+
+        def run(ctx: Ctx) -> None:
+            ref = row(ctx)
+            if model.zones[ref.name].type != "row":
+                raise ProgramError(f"slide moves along a row, and '{ref.name}' is not one in {where}")
+            slots = ctx.data["z"][ref.key]
+            leaving = slots[-1]
+            slots[1:] = slots[:-1]
+            slots[0] = None
+            if leaving is not None:
+                zone_ops.add(ctx, discard(ctx), leaving, 1, True, where)
+            deck = ctx.data["z"][source(ctx).key]
+            if deck:
+                slots[0] = deck.pop(0)
+
+        return run
+
+    def s_block_stmt(self, node: Tree, scope: Scope) -> Fn:
+        return self._edge_change(node, scope, True)
+
+    def s_unblock_stmt(self, node: Tree, scope: Scope) -> Fn:
+        return self._edge_change(node, scope, False)
+
+    def _edge_change(self, node: Tree, scope: Scope, blocked: bool) -> Fn:
+        if self.model.board is None:
+            raise self.error(node, "this pack has no board")
+        a_fn, _ = self.compile_expr(node.children[0], scope)
+        b_fn, _ = self.compile_expr(node.children[1], scope)
+        where = self.where(node)
+        adjacency = self.model.adjacency
+
+        def run(ctx: Ctx) -> None:
+            a, b = a_fn(ctx), b_fn(ctx)
+            if a not in adjacency or b not in adjacency.get(a, ()):
+                raise ProgramError(f"there is no edge between {a!r} and {b!r} in {where}")
+            key = edge_key(a, b)
+            current = ctx.data["blocked"]
+            if blocked and key not in current:
+                current.append(key)
+                current.sort()
+            elif not blocked and key in current:
+                current.remove(key)
+
+        return run
+
+    def s_require_stmt(self, node: Tree, scope: Scope) -> Fn:
+        cond, _ = self.compile_expr(node.children[0], scope)
+        message = _unquote(str(node.children[1]))
+
+        def run(ctx: Ctx) -> None:
+            if not cond(ctx):
+                raise RuleViolation(message)
+
+        return run
+
+    def s_emit_stmt(self, node: Tree, scope: Scope) -> Fn:
+        name_token, args_node = node.children
+        event = str(name_token)
+        fns = [self.compile_expr(a, scope)[0] for a in (args_node.children if args_node is not None else [])]
+        self._note_event(event, len(fns), self.origin, node)
+        self._call(f"event:{event}")
+        program = self.program
+
+        def run(ctx: Ctx) -> None:
+            program.emit(ctx, event, [f(ctx) for f in fns])
+
+        return run
+
+    def s_finish_stmt(self, node: Tree, scope: Scope) -> Fn:
+        reason = _unquote(str(node.children[0]))
+
+        def run(ctx: Ctx) -> None:
+            raise GameOver(reason)
+
+        return run
+
+    def s_goto_stmt(self, node: Tree, scope: Scope) -> Fn:
+        stage = str(node.children[0])
+        if stage not in self.program.stages:
+            raise self.error(node, f"unknown stage '{stage}'", did_you_mean(stage, self.program.stages))
+
+        def run(ctx: Ctx) -> None:
+            flow = ctx.data["flow"]
+            flow["stage"] = stage
+            flow["usage"]["visit"] = {}
+            flow["entered"] = True
+
+        return run
+
+    def s_end_turn_stmt(self, node: Tree, scope: Scope) -> Fn:
+        def run(ctx: Ctx) -> None:
+            ctx.data["flow"]["end_turn"] = True
+
+        return run
+
+    def s_return_stmt(self, node: Tree, scope: Scope) -> Fn:
+        def run(ctx: Ctx) -> None:
+            raise Return()
+
+        return run
+
+    def s_call_stmt(self, node: Tree, scope: Scope) -> Fn:
+        name_token, args_node = node.children
+        name = str(name_token)
+        fns = [self.compile_expr(a, scope)[0] for a in (args_node.children if args_node is not None else [])]
+        if name not in self.proc_defs:
+            if name in self.rule_defs or name in builtins.BUILTINS:
+                raise self.error(node, f"'{name}' gives a value and has no effect; use it in an expression")
+            raise self.error(node, f"unknown procedure '{name}'", did_you_mean(name, self.proc_defs))
+        definition = self.proc_defs[name]
+        if len(fns) != len(definition.params):
+            raise self.error(node, f"procedure '{name}' takes {len(definition.params)} argument(s), not {len(fns)}")
+        self._call(f"proc:{name}")
+        procs = self.program.procs
+
+        def run(ctx: Ctx) -> None:
+            procs[name](ctx, [f(ctx) for f in fns])
+
+        return run
+
+    def s_log_stmt(self, node: Tree, scope: Scope) -> Fn:
+        value, _ = self.compile_expr(node.children[0], scope)
+        model = self.model
+
+        def run(ctx: Ctx) -> None:
+            shown = value(ctx)
+            ctx.messages.append(shown if isinstance(shown, str) else label_of(model, shown))
+
+        return run
+
+
+def _bounds(var: Any, what: str) -> Callable[[Any, str], Any]:
+    """Apply a var's bounds to a written value: the cap may discard, the floor may forbid."""
+    if var is None or var.type != "int" or (var.min is None and var.max is None):
+        return lambda value, where: value
+    low, high = var.min, var.max
+
+    def bound(value: Any, where: str) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ProgramError(f"{what} takes numbers, not {value!r} in {where}")
+        if high is not None and value > high:
+            if var.above_max == "error":
+                raise RuleViolation(f"{what} cannot exceed {high}")
+            value = high
+        if low is not None and value < low:
+            if var.below_min == "error":
+                raise RuleViolation(f"{what} cannot go below {low}")
+            value = low
+        return value
+
+    return bound
