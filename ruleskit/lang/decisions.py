@@ -101,7 +101,7 @@ class DecisionCompiler(StatementCompiler):
 
     def _chooser(self, node: Tree, scope: Scope) -> Fn:
         fn, type_name = self.compile_expr(node, scope)
-        if type_name not in (ANY, "player"):
+        if type_name not in (ANY, "player", "int"):
             raise self.error(node, f"the one who chooses must be a player, not a value of type {type_name}")
         return fn
 

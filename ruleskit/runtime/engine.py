@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..errors import ProgramError
+from ..errors import ProgramError, RuleViolation
 from ..lang.values import as_list, label_of, option_id
 from . import rng
 from .context import Ctx, GameOver
+from .data import copy_data, restore_into
 from .zones import initial_content
 
 if TYPE_CHECKING:
@@ -205,8 +206,6 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
         cost = amount(ctx)
         floor = game.model.player_vars[var].min or 0
         if ctx.data["pv"][player][var] - cost < floor:
-            from ..errors import RuleViolation
-
             raise RuleViolation(f"cannot afford {cost} {var}")
         ctx.data["pv"][player][var] -= cost
     usage = ctx.data["flow"]["usage"]
@@ -233,7 +232,15 @@ def _resolve_simultaneous(game: Game, ctx: Ctx) -> None:
     stage = game.stages[flow["stage"]]
     for p in sorted(simul["players"]):
         pick = simul["picks"][str(p)]
-        _run_action(game, ctx, p, pick["action"], pick["args"])
+        # Picks made blind may clash (two players take the last of something): a pick that
+        # breaks a rule when its turn comes is refused alone, and the others stand.
+        before, drawn = copy_data(ctx.data), len(ctx.chance)
+        try:
+            _run_action(game, ctx, p, pick["action"], pick["args"])
+        except RuleViolation as refused:
+            restore_into(ctx.data, before)
+            del ctx.chance[drawn:]
+            ctx.messages.append(f"Player {p + 1}'s choice was refused: {refused.message}")
     flow["simul"] = None
     ctx.me = flow["active"]
     ctx.env = {}

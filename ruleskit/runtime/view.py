@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import copy_data
+from .data import copy_data
 
 if TYPE_CHECKING:
     from .state import State

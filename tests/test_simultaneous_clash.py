@@ -1,0 +1,65 @@
+"""Simultaneous picks made blind may clash: a pick that breaks a rule when it resolves is refused alone."""
+
+from pathlib import Path
+
+import ruleskit
+
+MANIFEST = 'name = "grab"\nversion = "1"\nplayers = { min = 2, max = 3 }\n'
+GAME = """
+[kinds.gem]
+items.ruby = {}
+items.opal = {}
+
+[zones.table]
+type = "pool"
+of = "gem"
+start = { ruby = 1, opal = 2 }
+
+[zones.stash]
+type = "pool"
+of = "gem"
+owner = "player"
+
+[counters.grabs]
+owner = "player"
+
+[stages.grab]
+simultaneous = "players"
+resolve = "end turn"
+
+[phases.play]
+stage = "grab"
+
+[flow]
+start = "play"
+max_turns = 5
+
+[actions.take]
+stage = "grab"
+params = { g = "distinct(items(table))" }
+label = "Take {g}"
+effect = "me.grabs += 1\\nmove 1 of g from table to me.stash"
+
+[end.empty]
+when = "count(table) == 0"
+reason = "the table is empty"
+
+[scoring]
+score = "count(p.stash)"
+"""
+
+
+def test_the_later_clashing_pick_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "pack.toml").write_text(MANIFEST)
+    (tmp_path / "game.toml").write_text(GAME)
+    state = ruleskit.load(tmp_path).new_game(players=2, seed=1)
+    assert state.current_player == (0, 1)
+    state.apply(next(a for a in state.legal_actions(0) if a.id == "take:ruby"))
+    state.apply(next(a for a in state.legal_actions(1) if a.id == "take:ruby"))
+    # Player 1 resolved first and took the only ruby; Player 2's pick, refused, changed nothing.
+    assert state.data["z"]["stash@0"]["ruby"] == 1
+    assert state.data["z"]["stash@1"]["ruby"] == 0
+    assert [pv["grabs"] for pv in state.data["pv"]] == [1, 0]
+    assert state.history[-1]["messages"] == ["Player 2's choice was refused: table holds 0 ruby, not 1"]
+    assert not state.is_terminal and state.current_player == (0, 1)
+    assert sorted(a.id for a in state.legal_actions(1)) == ["take:opal"]
