@@ -625,3 +625,24 @@ def test_temple_guard_bonus_is_not_added_to_the_rivals_die() -> None:
     assert rolls(state) == [3, 2]
     assert ship(state, 0) == {"at": "h0", "influence": 4}
     assert ship(state, "rival") == {"at": "h1", "influence": 2}
+
+
+# ------------------------------------------------------------------ README rulings 5 and 7
+
+def test_minus_one_modifier_on_a_one_coin_card_pays_nothing() -> None:
+    state = scenario("minus_one_modifier")
+    assert state.data["v"]["modifiers"][0] == -1 and zone(state, "market_row")[1] == "a15"
+    play(state, "trade:a15")
+    assert pv(state, 0, "coins") == 0  # 1 coin - 1, never negative
+    assert cargo(state, 0).get("stone", 0) == 0
+    assert zone(state, "market_row")[1] == "b08"  # the trade still cycled the market
+
+
+def test_the_ambassador_has_no_hold_to_buy() -> None:
+    state = scenario("ambassador_no_holds")
+    assert pv(state, 0, "holds") == 4 and pv(state, 0, "coins") == 6
+    assert "buy_hold" not in ids(state)
+    before = state.dumps()
+    with pytest.raises(IllegalAction):
+        state.apply("buy_hold")
+    assert state.dumps() == before
