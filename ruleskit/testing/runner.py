@@ -85,10 +85,13 @@ class Report:
         return self.failure is None and not self.problems
 
     def summary(self) -> str:
-        per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
         status = "ok" if self.ok else f"FAILED (after {self.attempts} games tried, shrinking included)"
-        short = f", {self.cut_short} cut short" if self.cut_short else ""
         costly = "" if self.thorough_every == 1 else f" (the costly ones every {self.thorough_every})"
+        if not self.games:  # failed before any game passed: the count of games tried is in the status
+            return (f"{self.pack}: {self.invariants} pack invariants and the engine invariants checked after every "
+                    f"decision{costly}, {self.seconds:.1f}s: {status}")
+        per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
+        short = f", {self.cut_short} cut short" if self.cut_short else ""
         return (f"{self.pack}: {sum(self.games.values())} games ({per_count}{short}), {self.decisions} decisions, "
                 f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}, "
                 f"{self.seconds:.1f}s: {status}")
