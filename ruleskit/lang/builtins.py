@@ -229,6 +229,22 @@ def without(ctx: Ctx, where: str, value: Any, item: Any) -> list[Any]:
     return items
 
 
+def flatten(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    """The elements of each inner list (or zone) in turn: one level of nesting removed."""
+    result: list[Any] = []
+    for inner in _items(ctx, where, value):
+        result.extend(_items(ctx, where, inner))
+    if len(result) > MAX_RANGE:
+        raise ProgramError(f"flatten() longer than {MAX_RANGE} in {where}")
+    return result
+
+
+def _flattened_type(types: list[str]) -> str:
+    if types and types[0].startswith("list:list:"):
+        return types[0][5:]
+    return "list:any"
+
+
 def index_of(ctx: Ctx, where: str, value: Any, item: Any) -> int:
     items = _items(ctx, where, value)
     if item not in items:
@@ -324,6 +340,7 @@ BUILTINS: dict[str, Builtin] = {
     "reverse": Builtin(reverse, 1, 1, _list_of_first, "the list backwards"),
     "distinct": Builtin(distinct, 1, 1, _list_of_first, "the list without repeats, in order"),
     "without": Builtin(without, 2, 2, _list_of_first, "the list less the first occurrence of an element"),
+    "flatten": Builtin(flatten, 1, 1, _flattened_type, "the elements of a list of lists, in order"),
     "index_of": Builtin(index_of, 2, 2, _fixed("int"), "position of an element"),
     "sort": Builtin(sort, 1, 1, _list_of_first, "the list in increasing order"),
     "sort_by": Builtin(sort_by, 2, 2, _list_of_first, "the list ordered by a matching list of number keys"),

@@ -304,15 +304,26 @@ def _check_ends(game: Game, ctx: Ctx) -> None:
 
 def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:
     flow = ctx.data["flow"]
-    phase = game.phases[name]
-    flow["phase"] = name
-    flow["round"] = 1
-    ctx.me = flow["active"]
-    ctx.env = {}
-    phase.on_enter(ctx)
-    flow["order"] = _order(game, ctx, phase)
-    flow["pos"] = 0
-    _start_turn(game, ctx)
+    entered: list[str] = []
+    while True:
+        phase = game.phases[name]
+        flow["phase"] = name
+        flow["round"] = 1
+        ctx.me = flow["active"]
+        ctx.env = {}
+        phase.on_enter(ctx)
+        flow["order"] = _order(game, ctx, phase)
+        flow["pos"] = 0
+        if flow["order"]:
+            _start_turn(game, ctx)
+            return
+        # An empty order: nobody takes a turn, so the phase is only its on_enter and passes on at once.
+        if phase.next is None:
+            raise GameOver(f"phase {phase.name} ended")
+        entered.append(name)
+        if len(entered) > len(game.phases):
+            raise ProgramError("no phase has a player to take a turn: " + " -> ".join(entered + [phase.next]))
+        name = phase.next
 
 
 def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
@@ -325,8 +336,9 @@ def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
         step = 1 if phase.order == "clockwise" else -1
         return [(first + step * i) % n for i in range(n)]
     order = phase.order(ctx)
-    if not isinstance(order, list) or not order or not all(isinstance(p, int) and 0 <= p < n for p in order):
-        raise ProgramError(f"phase {phase.name}: order must be a non-empty list of players, got {order!r}")
+    if not isinstance(order, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n
+                                                for p in order):
+        raise ProgramError(f"phase {phase.name}: order must be a list of players, got {order!r}")
     return list(order)
 
 
@@ -381,6 +393,11 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
         flow["pos"] = 0
         if not isinstance(phase.order, str):
             flow["order"] = _order(game, ctx, phase)
+            if not flow["order"]:  # nobody is left to play a round: the phase is over
+                if phase.next is None:
+                    raise GameOver(f"phase {phase.name} ended")
+                _enter_phase(game, ctx, phase.next)
+                return
     _start_turn(game, ctx)
 
 
