@@ -72,3 +72,52 @@ def test_max_turns_plays_exactly_that_many_turns(tmp_path: Path) -> None:
         state.apply(names[0] if names else state.legal_actions()[0])
     assert started == 3
     assert state.result is not None and state.result["reason"] == "turn limit"
+
+
+def test_list_variables_are_set_element_by_element_as_values(tmp_path: Path) -> None:
+    toml = """
+[vars.track]
+type = "list[int]"
+start = [0, 0, 0]
+
+[vars.kept]
+type = "int"
+
+[counters.marks]
+owner = "player"
+
+[vars.lanes]
+type = "list[int]"
+owner = "player"
+start = [1, 1]
+
+[update.actions.roll]
+effect = \"\"\"
+let before = track
+set track[1] = 5
+track[2] += 2
+set kept = before[1]
+set me.lanes[0] = 7
+let local = [3, 4]
+set local[1] = 9
+me.marks += local[1]
+goto walk
+\"\"\"
+"""
+    game = ruleskit.load(variant(tmp_path, "", toml))
+    state = game.new_game(players=2, seed=1)
+    state.apply("roll")
+    assert state.data["v"]["track"] == [0, 5, 2]
+    assert state.data["v"]["kept"] == 0  # the list read before the writes kept its values
+    assert state.data["pv"][0]["lanes"] == [7, 1] and state.data["pv"][1]["lanes"] == [1, 1]
+    assert state.data["pv"][0]["marks"] == 9
+
+
+def test_setting_an_element_outside_a_list_is_an_error(tmp_path: Path) -> None:
+    toml = '[vars.track]\ntype = "list[int]"\nstart = [0]\n\n[update.actions.roll]\neffect = "set track[3] = 1"\n'
+    game = ruleskit.load(variant(tmp_path, "", toml))
+    state = game.new_game(players=2, seed=1)
+    before = state.dumps()
+    with pytest.raises(ruleskit.ProgramError, match="index 3 out of range"):
+        state.apply("roll")
+    assert state.dumps() == before

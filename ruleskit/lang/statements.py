@@ -13,7 +13,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ..errors import ProgramError, RuleViolation, did_you_mean
+from ..errors import LanguageError, ProgramError, RuleViolation, did_you_mean
 from ..model import RESERVED, ZoneRef, edge_key
 from ..runtime import rng
 from ..runtime import zones as zone_ops
@@ -107,10 +107,11 @@ class StatementCompiler(ExpressionCompiler):
 
     def compile_target(self, node: Tree, scope: Scope) -> tuple[Callable[[Ctx, Any], None], Fn]:
         """A writer and a reader for the place named by a `set`/`+=` target."""
-        parts = node.children
+        return self._target(list(node.children), scope, self.where(node))
+
+    def _target(self, parts: list[Any], scope: Scope, where: str) -> tuple[Callable[[Ctx, Any], None], Fn]:
         first = str(parts[0])
         model = self.model
-        where = self.where(node)
         if len(parts) == 1:
             if scope.lookup(first) is not None:
                 def write_local(ctx: Ctx, value: Any) -> None:
@@ -123,32 +124,54 @@ class StatementCompiler(ExpressionCompiler):
                         (lambda ctx: ctx.data["v"][first]))
             raise self.error(parts[0], f"cannot set '{first}': not a local or a game variable",
                              did_you_mean(first, scope.all_names() + list(model.game_vars)))
-        # Build the base value from all but the last part, then write the last part.
-        base_fn, base_type = self.resolve_name(first, parts[0], scope)
-        for part in parts[1:-1]:
-            base_fn, base_type = self._step(base_fn, base_type, part, scope)
+        base_fn, base_type = self._path(parts[:-1], scope)
         last = parts[-1]
         if isinstance(last, Token):
             return self._field_writer(base_fn, base_type, str(last), last, where)
         index_fn, _ = self.compile_expr(last, scope)
+        # The container may itself be a variable holding a list: an element is written by writing a new
+        # list back to it, since lists are values and other copies must not change.
+        try:
+            write_container: Callable[[Ctx, Any], None] | None = self._target(parts[:-1], scope, where)[0]
+        except LanguageError:
+            write_container = None  # a zone, or something else that is not a variable
 
-        def write_slot(ctx: Ctx, value: Any) -> None:
-            ref = base_fn(ctx)
-            if not isinstance(ref, ZoneRef) or model.zones[ref.name].type != "row":
-                raise ProgramError(f"only the slots of a row can be set in {where}")
-            slots = ctx.data["z"][ref.key]
+        def write_element(ctx: Ctx, value: Any) -> None:
+            container = base_fn(ctx)
             i = index_fn(ctx)
-            if not isinstance(i, int) or not 0 <= i < len(slots):
-                raise ProgramError(f"slot {i!r} out of range in {where}")
-            if value is not None and model.zones[ref.name].of and model.item_kind.get(value) != model.zones[ref.name].of:
-                raise ProgramError(f"{label_of(model, value)} cannot go into {ref.name} in {where}")
-            slots[i] = value
+            if isinstance(container, ZoneRef):
+                zone = model.zones[container.name]
+                if zone.type != "row":
+                    raise ProgramError(f"only the slots of a row can be set in {where}")
+                slots = ctx.data["z"][container.key]
+                if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(slots):
+                    raise ProgramError(f"slot {i!r} out of range in {where}")
+                if value is not None and zone.of and model.item_kind.get(value) != zone.of:
+                    raise ProgramError(f"{label_of(model, value)} cannot go into {container.name} in {where}")
+                slots[i] = value
+                return
+            if not isinstance(container, list) or write_container is None:
+                raise ProgramError(f"only row slots and list variables can be set by index in {where}")
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(container):
+                raise ProgramError(f"index {i!r} out of range in {where}")
+            replaced = list(container)
+            replaced[i] = value
+            write_container(ctx, replaced)
 
-        def read_slot(ctx: Ctx) -> Any:
-            ref = base_fn(ctx)
-            return ctx.data["z"][ref.key][index_fn(ctx)]
+        def read_element(ctx: Ctx) -> Any:
+            container = base_fn(ctx)
+            if isinstance(container, ZoneRef):
+                container = ctx.data["z"][container.key]
+            return container[index_fn(ctx)]
 
-        return write_slot, read_slot
+        return write_element, read_element
+
+    def _path(self, parts: list[Any], scope: Scope) -> tuple[Fn, str]:
+        """The value named by a target's leading parts, for reading."""
+        base_fn, base_type = self.resolve_name(str(parts[0]), parts[0], scope)
+        for part in parts[1:]:
+            base_fn, base_type = self._step(base_fn, base_type, part, scope)
+        return base_fn, base_type
 
     def _step(self, base_fn: Fn, base_type: str, part: Tree | Token, scope: Scope) -> tuple[Fn, str]:
         if isinstance(part, Token):
