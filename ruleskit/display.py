@@ -129,6 +129,8 @@ class Display:
 
     def zone(self, name: str, content: Any) -> str:
         if isinstance(content, dict) and content.get("hidden") is True:
+            if content.get("top") is not None:
+                return f"{self.item(content['top'])} on top, {content['count']} in all"
             return f"{content['count']} hidden"
         zone = self.model.zones[name]
         if zone.type == "pool":

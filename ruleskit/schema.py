@@ -84,7 +84,7 @@ class ZoneDef:
     slots: int = 0
     start: Any = None
     unlimited: bool = False
-    visible: Literal["all", "owner", "none"] = "all"
+    visible: Literal["all", "owner", "none", "top"] = "all"
     label: str = ""
     source: Source | None = None
 

@@ -14,17 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng
 from .engine import start_value
+from .visibility import hidden_from_index, sees, zone_owner
 
 if TYPE_CHECKING:
     from ..model import Model
-
-
-def _hidden(visibility: str, owner: int | None, viewer: int) -> bool:
-    if visibility == "all":
-        return False
-    if visibility == "owner":
-        return owner is None or owner != viewer
-    return True
 
 
 def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int) -> None:
@@ -35,28 +28,27 @@ def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int) -> N
         if p == viewer:
             continue
         for name, var in model.player_vars.items():
-            if _hidden(var.visible, p, viewer) and name in values:
+            if not sees(var.visible, p, viewer) and name in values:
                 values[name] = start_value(var)
 
 
 def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> None:
     # Zones are grouped by the kind they hold: a hidden card may be in any hidden zone of its kind.
-    groups: dict[str, list[str]] = {}
+    # A zone that shows its top item keeps it: only what lies under it is redrawn.
+    groups: dict[str, list[tuple[str, int]]] = {}
     for key in sorted(data["z"]):
-        name, _, owner_text = key.partition("@")
-        zone = model.zones[name]
-        owner = int(owner_text) if owner_text else None
-        if zone.type != "pool" and _hidden(zone.visible, owner, viewer):
-            groups.setdefault(zone.of, []).append(key)
+        zone = model.zones[key.partition("@")[0]]
+        if zone.type != "pool" and not sees(zone.visible, zone_owner(key), viewer):
+            groups.setdefault(zone.of, []).append((key, hidden_from_index(zone.visible)))
     for keys in groups.values():
-        pooled = [item for key in keys for item in data["z"][key] if item is not None]
+        pooled = [item for key, start in keys for item in data["z"][key][start:] if item is not None]
         if len(pooled) < 2:
             continue
         # Sorted first, so the copy depends only on what the viewer knows, not on the hidden order.
         pooled = rng.shuffled(data, sorted(pooled))
-        for key in keys:
+        for key, start in keys:
             content = data["z"][key]
-            for i, item in enumerate(content):
-                if item is not None:
+            for i in range(start, len(content)):
+                if content[i] is not None:
                     content[i] = pooled.pop()
 

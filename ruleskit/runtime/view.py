@@ -10,23 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .data import copy_data
+from .visibility import hidden_summary, sees, zone_owner
 
 if TYPE_CHECKING:
     from .state import State
-
-
-def _visible(visibility: str, owner: int | None, viewer: int) -> bool:
-    if visibility == "all":
-        return True
-    if visibility == "owner":
-        return owner is not None and owner == viewer
-    return False
-
-
-def _hidden_zone(content: Any) -> dict[str, Any]:
-    if isinstance(content, dict):
-        return {"hidden": True, "count": sum(content.values())}
-    return {"hidden": True, "count": sum(1 for x in content if x is not None)}
 
 
 def make_view(state: State, viewer: int) -> dict[str, Any]:
@@ -34,9 +21,9 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
     data = state.data
     view: dict[str, Any] = {"viewer": viewer, "players": data["n"]}
     view["vars"] = {name: copy_data(value) for name, value in data["v"].items()
-                    if _visible(model.game_vars[name].visible, None, viewer)}
+                    if sees(model.game_vars[name].visible, None, viewer)}
     view["player_vars"] = [
-        {name: copy_data(value) for name, value in pv.items() if _visible(model.player_vars[name].visible, p, viewer)}
+        {name: copy_data(value) for name, value in pv.items() if sees(model.player_vars[name].visible, p, viewer)}
         for p, pv in enumerate(data["pv"])
     ]
     items: dict[str, Any] = {}
@@ -44,14 +31,14 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
         kind = model.kinds[model.item_kind[item]]
         owner = model.item_data[item]["owner"]
         items[item] = {name: copy_data(v) for name, v in values.items()
-                       if _visible(kind.vars[name].visible, owner, viewer)}
+                       if sees(kind.vars[name].visible, owner, viewer)}
     view["items"] = items
     zones: dict[str, Any] = {}
     for key, content in data["z"].items():
-        name, _, owner_text = key.partition("@")
-        owner = int(owner_text) if owner_text else None
+        name = key.partition("@")[0]
+        owner = zone_owner(key)
         zone = model.zones[name]
-        zones[key] = copy_data(content) if _visible(zone.visible, owner, viewer) else _hidden_zone(content)
+        zones[key] = copy_data(content) if sees(zone.visible, owner, viewer) else hidden_summary(zone.visible, content)
     view["zones"] = zones
     view["blocked"] = list(data["blocked"])
     flow = data["flow"]

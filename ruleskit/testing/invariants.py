@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import IllegalAction, RulesError
 from ..runtime.context import Ctx
 from ..runtime.state import State
+from ..runtime.visibility import hidden_summary, sees, zone_owner
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -217,31 +218,21 @@ def check_views(state: State) -> None:
                 raise InvariantFailure("view", f"view({viewer}) shows hidden game var '{name}'")
         for p, shown in enumerate(view["player_vars"]):
             for name, var in model.player_vars.items():
-                if name in shown and not _sees(var.visible, p, viewer):
+                if name in shown and not sees(var.visible, p, viewer):
                     raise InvariantFailure("view", f"view({viewer}) shows Player {p + 1}'s hidden '{name}'")
         for item, shown in view["items"].items():
             kind = model.kinds[model.item_kind[item]]
             owner = model.item_data[item]["owner"]
             for name in shown:
-                if not _sees(kind.vars[name].visible, owner, viewer):
+                if not sees(kind.vars[name].visible, owner, viewer):
                     raise InvariantFailure("view", f"view({viewer}) shows hidden '{name}' of {item}")
         for key, shown in view["zones"].items():
-            name, _, owner_text = key.partition("@")
-            owner = int(owner_text) if owner_text else None
-            if not _sees(model.zones[name].visible, owner, viewer) and shown != _hidden_summary(data["z"][key]):
+            name = key.partition("@")[0]
+            visibility = model.zones[name].visible
+            if not sees(visibility, zone_owner(key), viewer) and shown != hidden_summary(visibility, data["z"][key]):
                 raise InvariantFailure("view", f"view({viewer}) shows the content of hidden zone '{key}'")
         _check_secret_picks(state, view, viewer)
         _check_pending(state, view, viewer)
-
-
-def _sees(visibility: str, owner: int | None, viewer: int) -> bool:
-    return visibility == "all" or (visibility == "owner" and owner == viewer)
-
-
-def _hidden_summary(content: Any) -> dict[str, Any]:
-    if isinstance(content, dict):
-        return {"hidden": True, "count": sum(content.values())}
-    return {"hidden": True, "count": sum(1 for x in content if x is not None)}
 
 
 def _check_secret_picks(state: State, view: dict[str, Any], viewer: int) -> None:
