@@ -70,6 +70,7 @@ class CompiledPhase:
     on_turn_start: Fn
     on_turn_end: Fn
     on_round_end: Fn
+    where: str = ""  # "phase NAME (file:line)", for run-time errors about the phase
 
 
 @attrs.define
@@ -285,8 +286,9 @@ class GameBuilder:
         order: str | Fn = d.order
         if d.order not in ("clockwise", "counterclockwise"):
             order = self._expr(d.order, d.source, ("order",), f"phase {name} order")
+        where = f"phase {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         return CompiledPhase(
-            name=name, stage=d.stage, order=order,
+            name=name, stage=d.stage, order=order, where=where,
             first=self._expr(d.first, d.source, ("first",), f"phase {name} first"),
             next=d.next,
             end_when=self._expr(d.end_when, d.source, ("end_when",), f"phase {name} end_when") if d.end_when else None,

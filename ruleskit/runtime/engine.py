@@ -332,13 +332,13 @@ def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
     if isinstance(phase.order, str):
         first = phase.first(ctx)
         if not isinstance(first, int) or not 0 <= first < n:
-            raise ProgramError(f"phase {phase.name}: first player {first!r} is not a player")
+            raise ProgramError(f"first player {first!r} is not a player in {phase.where}")
         step = 1 if phase.order == "clockwise" else -1
         return [(first + step * i) % n for i in range(n)]
     order = phase.order(ctx)
     if not isinstance(order, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n
                                                 for p in order):
-        raise ProgramError(f"phase {phase.name}: order must be a list of players, got {order!r}")
+        raise ProgramError(f"order must be a list of players, got {order!r}, in {phase.where}")
     return list(order)
 
 

@@ -127,8 +127,11 @@ def test_phases_that_never_have_a_turn_are_reported(tmp_path: Path) -> None:
 def test_an_order_that_is_not_a_list_of_players_is_still_an_error(tmp_path: Path) -> None:
     game = _pack(tmp_path, GAME.replace('order = "volunteers"', 'order = "[7]"'))
     state = game.new_game(2).apply("take")
-    with pytest.raises(ProgramError, match=r"order must be a list of players, got \[7\]"):
+    with pytest.raises(ProgramError, match=r"order must be a list of players, got \[7\]") as caught:
         state.apply("take")
+    # The error names the phase and where it is written.
+    assert "in phase extra (" in caught.value.message
+    assert caught.value.file is not None and caught.value.file.endswith(".toml") and caught.value.line is not None
 
 
 def test_flatten_joins_lists_one_level_deep(tmp_path: Path) -> None:
