@@ -181,8 +181,11 @@ class Display:
             if not self._hidden(name):
                 rows.append((self.label(name), self.value(value, self.model.game_vars[name].type == "player")))
         for key, content in view["zones"].items():
-            if "@" not in key and not self._hidden(key):
-                rows.append((self.label(key), self.zone(key, content)))
+            name, _, owner = key.partition("@")
+            if owner.isdigit() or self._hidden(name):
+                continue  # players' zones are in the players' table
+            label = self.label(name) if not owner else f"{self.item(owner)}: {self.label(name)}"
+            rows.append((label, self.zone(name, content)))
         if not rows:
             return None
         table = Table(title="Game", title_justify="left", show_header=False)

@@ -29,10 +29,10 @@ def located(source: Source | None, message: str, hint: str | None = None) -> Pac
 
 @attrs.define
 class ZoneRef:
-    """A zone as a value: its name and, for a player's zone, the owner."""
+    """A zone as a value: its name and its owner (a player's seat or an item's id), if any."""
 
     name: str
-    owner: int | None = None
+    owner: int | str | None = None
 
     @property
     def key(self) -> str:
@@ -145,6 +145,10 @@ class Model:
 
     def _check_zones(self) -> None:
         for zone_name, zone in self.zones.items():
+            if zone.owner not in ("game", "player") and zone.owner not in self.kinds:
+                raise located(zone.source, f"zone '{zone_name}' has unknown owner '{zone.owner}' "
+                                           "(\"game\", \"player\" or a kind)",
+                              did_you_mean(zone.owner, ["game", "player"] + list(self.kinds)))
             if zone.of and zone.of not in self.kinds:
                 raise located(zone.source, f"zone '{zone_name}' holds unknown kind '{zone.of}'",
                               did_you_mean(zone.of, self.kinds))
@@ -198,6 +202,16 @@ class Model:
         if players is not None:
             result = [i for i in result if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
         return result
+
+    def zone_owner_player(self, key: str) -> int | None:
+        """The player who owns the zone with this key: its seat, or the owner of the item it belongs to."""
+        _, _, owner = key.partition("@")
+        if not owner:
+            return None
+        if owner.isdigit():
+            return int(owner)
+        item_owner = self.item_data.get(owner, {}).get("owner")
+        return item_owner if isinstance(item_owner, int) else None
 
     def per_player_kinds(self) -> list[str]:
         return [k for k, d in self.kinds.items() if d.per_player]

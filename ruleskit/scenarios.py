@@ -187,7 +187,7 @@ def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
     for key, content in _table(doc, ("zones",)).items():
         keypath = ("zones", key)
         if key not in state.data["z"]:
-            raise doc.error(keypath, f"unknown zone '{key}' (a player's zone is written name@index)",
+            raise doc.error(keypath, f"unknown zone '{key}' (a player's zone is written name@seat, an item's name@item)",
                             did_you_mean(key, state.data["z"]))
         zone = model.zones[key.partition("@")[0]]
         current = state.data["z"][key]

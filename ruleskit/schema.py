@@ -78,7 +78,7 @@ class ZoneDef:
 
     type: Literal["stack", "row", "pool"] = "stack"
     of: str = ""
-    owner: Literal["game", "player"] = "game"
+    owner: str = "game"  # "game", "player", or a kind: one zone per item of that kind
     capacity: Expr | None = None
     size: str | None = None
     slots: int = 0

@@ -149,6 +149,9 @@ class ExpressionCompiler:
             return (lambda ctx: list(items)), f"list:{name}"
         if name in model.player_vars or (name in model.zones and model.zones[name].owner == "player"):
             raise self.error(node, f"'{name}' belongs to each player; write me.{name} or p.{name}")
+        if name in model.zones:
+            owner = model.zones[name].owner
+            raise self.error(node, f"'{name}' belongs to each {owner}; write x.{name} for a {owner} x")
         candidates = (scope.all_names() + list(_SPECIALS) + list(model.game_vars) + list(model.zones)
                       + list(self.rule_defs) + list(model.item_kind) + list(model.kinds))
         raise self.error(node, f"unknown name '{name}'", did_you_mean(name, candidates))
@@ -192,7 +195,9 @@ class ExpressionCompiler:
             except LanguageError:
                 player_reader = None
         for kind in model.kinds:
-            if field in model.kinds[kind].fields or field in model.kinds[kind].vars or field in ("id", "name", "owner"):
+            owned_zone = field in model.zones and model.zones[field].owner == kind
+            if (field in model.kinds[kind].fields or field in model.kinds[kind].vars or owned_zone
+                    or field in ("id", "name", "owner")):
                 readers[kind] = self._item_field(kind, field, node)[0]
         where = self.where(node)
 
@@ -248,7 +253,11 @@ class ExpressionCompiler:
             return (lambda ctx, i: item_data[i][field]), _type_of(ftype)
         if field == "owner":
             return (lambda ctx, i: item_data[i]["owner"]), "player"
+        zone = model.zones.get(field)
+        if zone is not None and zone.owner == kind:
+            return (lambda ctx, i: ZoneRef(field, i)), f"zone:{zone.of}"
         candidates = list(definition.fields) + list(definition.vars) + ["id", "name", "owner"]
+        candidates += [z for z, d in model.zones.items() if d.owner == kind]
         raise self.error(node, f"kind '{kind}' has no field '{field}'", did_you_mean(field, candidates))
 
     def e_index(self, node: Tree, scope: Scope) -> tuple[Fn, str]:

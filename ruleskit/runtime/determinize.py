@@ -38,7 +38,7 @@ def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> Non
     groups: dict[str, list[tuple[str, int]]] = {}
     for key in sorted(data["z"]):
         zone = model.zones[key.partition("@")[0]]
-        if zone.type != "pool" and not sees(zone.visible, zone_owner(key), viewer):
+        if zone.type != "pool" and not sees(zone.visible, zone_owner(model, key), viewer):
             groups.setdefault(zone.of, []).append((key, hidden_from_index(zone.visible)))
     for keys in groups.values():
         pooled = [item for key, start in keys for item in data["z"][key][start:] if item is not None]

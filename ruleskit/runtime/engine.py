@@ -77,9 +77,12 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
     for zone_name, zone in model.zones.items():
         if zone.owner == "game":
             data["z"][zone_name] = initial_content(model, zone_name)
-        else:
+        elif zone.owner == "player":
             for p in range(players):
                 data["z"][f"{zone_name}@{p}"] = initial_content(model, zone_name)
+        else:  # one zone for each item of the owning kind
+            for item in model.items_of(zone.owner, players):
+                data["z"][f"{zone_name}@{item}"] = initial_content(model, zone_name)
     return data
 
 

@@ -36,7 +36,7 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
     zones: dict[str, Any] = {}
     for key, content in data["z"].items():
         name = key.partition("@")[0]
-        owner = zone_owner(key)
+        owner = zone_owner(model, key)
         zone = model.zones[name]
         zones[key] = copy_data(content) if sees(zone.visible, owner, viewer) else hidden_summary(zone.visible, content)
     view["zones"] = zones

@@ -6,7 +6,10 @@ and `top` (stacks only) shows the first item and how many lie under it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..model import Model
 
 
 def sees(visibility: str, owner: int | None, viewer: int) -> bool:
@@ -14,10 +17,9 @@ def sees(visibility: str, owner: int | None, viewer: int) -> bool:
     return visibility == "all" or (visibility == "owner" and owner is not None and owner == viewer)
 
 
-def zone_owner(key: str) -> int | None:
-    """The owning player of a zone from its key (`name@seat`), or None for the game's zones."""
-    _, _, owner_text = key.partition("@")
-    return int(owner_text) if owner_text else None
+def zone_owner(model: Model, key: str) -> int | None:
+    """The player who owns a zone (directly, or through the item it belongs to), or None."""
+    return model.zone_owner_player(key)
 
 
 def hidden_summary(visibility: str, content: Any) -> dict[str, Any]:

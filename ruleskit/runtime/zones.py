@@ -53,8 +53,9 @@ def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
 def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
     fn = ctx.program.capacities[ref.name]
     saved = ctx.me
-    if ref.owner is not None:
-        ctx.me = ref.owner
+    owner = ctx.model.zone_owner_player(ref.key)
+    if owner is not None:  # a capacity like "me.holds" reads the owning player
+        ctx.me = owner
     try:
         return int(fn(ctx))
     finally:
@@ -119,7 +120,11 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
 def _label(ctx: Ctx, ref: ZoneRef) -> str:
     zone = ctx.model.zones[ref.name]
     name = zone.label or ref.name
-    return name if ref.owner is None else f"Player {ref.owner + 1}'s {name}"
+    if ref.owner is None:
+        return name
+    if isinstance(ref.owner, int):
+        return f"Player {ref.owner + 1}'s {name}"
+    return f"{ctx.model.item_data[ref.owner]['name']}'s {name}"
 
 
 def initial_content(ctx_model: Any, zone_name: str) -> Any:

@@ -229,7 +229,7 @@ def check_views(state: State) -> None:
         for key, shown in view["zones"].items():
             name = key.partition("@")[0]
             visibility = model.zones[name].visible
-            if not sees(visibility, zone_owner(key), viewer) and shown != hidden_summary(visibility, data["z"][key]):
+            if not sees(visibility, zone_owner(model, key), viewer) and shown != hidden_summary(visibility, data["z"][key]):
                 raise InvariantFailure("view", f"view({viewer}) shows the content of hidden zone '{key}'")
         _check_secret_picks(state, view, viewer)
         _check_pending(state, view, viewer)
