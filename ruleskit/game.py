@@ -7,14 +7,13 @@ states with `new_game(players=N, seed=S)`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .errors import PackError, did_you_mean
-from .lang.compiler import Compiler, Definition, Fn, Program, _element_type
+from .lang.compiler import Compiler, Fn, Program, _element_type
 from .lang.parser import Origin
 from .lang.values import MAX_INT
 from .model import Model
@@ -342,6 +341,3 @@ def _located(source: Source | None, message: str, hint: str | None = None) -> Pa
         return PackError(message, hint=hint)
     return PackError(message, file=source.file, line=source.line, hint=hint)
 
-
-DefinitionMap = dict[tuple[str, str], Definition]
-LabelFn = Callable[[Any], str]

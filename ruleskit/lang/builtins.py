@@ -34,10 +34,6 @@ def _fixed(type_name: str) -> Callable[[list[str]], str]:
     return lambda types: type_name
 
 
-def _same_as_first(types: list[str]) -> str:
-    return types[0] if types else "any"
-
-
 def _element_of_first(types: list[str]) -> str:
     if types and (types[0].startswith("list:") or types[0].startswith("zone:")):
         return types[0][5:] or "any"

@@ -52,10 +52,6 @@ def checked_int(value: int, where: str) -> int:
     return value
 
 
-def zone_data(data: dict[str, Any], ref: ZoneRef) -> Any:
-    return data["z"][ref.key]
-
-
 def zone_items(model: Model, data: dict[str, Any], ref: ZoneRef) -> list[Any]:
     """The contents of a zone as a list; a pool lists each token once per copy."""
     zone = model.zones[ref.name]
