@@ -16,7 +16,7 @@ from .errors import PackError, did_you_mean
 from .lang.compiler import Compiler, Fn, Program, _element_type
 from .lang.parser import Origin
 from .lang.values import MAX_INT
-from .model import Model
+from .model import Model, located
 from .packs import PackReader, PackSource, structure_defs
 from .schema import ActionDef, LimitDef, ReportDef, Source
 
@@ -140,9 +140,9 @@ class GameBuilder:
         variables = dict(defs["vars"])
         for name, counter in defs["counters"].items():
             if name in variables:
-                raise _located(counter.source, f"'{name}' is both a var and a counter")
+                raise located(counter.source, f"'{name}' is both a var and a counter")
             if counter.type != "int":
-                raise _located(counter.source, f"counter '{name}' must be an int")
+                raise located(counter.source, f"counter '{name}' must be an int")
             variables[name] = counter
         model = Model.build(manifest.name, manifest.version, manifest.players.min, manifest.players.max,
                             defs["kinds"], variables, defs["zones"], defs["dice"], defs["board"])
@@ -167,7 +167,7 @@ class GameBuilder:
             raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file(),
                             line=self._files_line())
         if flow.start not in phases:
-            raise _located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
+            raise located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
         setup = self._block(flow.setup, flow.source, ("setup",), "flow setup")
         scoring = defs["scoring"]
         if scoring is None:
@@ -209,16 +209,16 @@ class GameBuilder:
         for item, kind_name in model.item_kind.items():
             if item in taken:
                 kind_def = model.kinds[kind_name]
-                raise _located(kind_def.item_lines.get(item, kind_def.source), f"item id '{item}' is also {taken[item]}",
+                raise located(kind_def.item_lines.get(item, kind_def.source), f"item id '{item}' is also {taken[item]}",
                                "item ids and kind names share one namespace")
             taken[item] = "an item"
         for name, var in variables.items():
             if name in taken and var.owner != "player":
-                raise _located(var.source, f"var '{name}' has the same name as {taken[name]}")
+                raise located(var.source, f"var '{name}' has the same name as {taken[name]}")
             taken.setdefault(name, "a var")
         for name, zone in model.zones.items():
             if zone.owner == "game" and name in taken:
-                raise _located(zone.source, f"zone '{name}' has the same name as {taken[name]}")
+                raise located(zone.source, f"zone '{name}' has the same name as {taken[name]}")
 
     def _files_line(self) -> int:
         """The line of pack.toml that lists the files, where a missing section belongs."""
@@ -235,14 +235,14 @@ class GameBuilder:
             for bound in ("start", "min", "max"):
                 value = getattr(var, bound)
                 if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
-                    raise _located(var.source, f"var '{name}': {bound} {value} is out of range (at most {MAX_INT})")
+                    raise located(var.source, f"var '{name}': {bound} {value} is out of range (at most {MAX_INT})")
             start = var.start
             if start is None:
                 continue
             if var.type == "int" and (not isinstance(start, int) or isinstance(start, bool)):
-                raise _located(var.source, f"var '{name}' is an int; its start must be a number, not {start!r}")
+                raise located(var.source, f"var '{name}' is an int; its start must be a number, not {start!r}")
             if var.type in model.kinds and (start not in model.item_kind or model.item_kind[start] != var.type):
-                raise _located(var.source, f"var '{name}' starts as '{start}', not an item of kind '{var.type}'",
+                raise located(var.source, f"var '{name}' starts as '{start}', not an item of kind '{var.type}'",
                                did_you_mean(str(start), model.items_of(var.type)))
 
     # ------------------------------------------------------------- compiling snippets
@@ -258,13 +258,13 @@ class GameBuilder:
     def _expr(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
               names: dict[str, str] | None = None) -> Fn:
         if not isinstance(text, str | int | bool):
-            raise _located(source, f"{what} should be an expression (a string), not {text!r}")
+            raise located(source, f"{what} should be an expression (a string), not {text!r}")
         return self.compiler.expr(text, self._origin(source, keypath), names, what)
 
     def _block(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
                names: dict[str, str] | None = None) -> Fn:
         if not isinstance(text, str):
-            raise _located(source, f"{what} should be rule-language statements (a string), not {text!r}")
+            raise located(source, f"{what} should be rule-language statements (a string), not {text!r}")
         return self.compiler.block(text, self._origin(source, keypath), names, what)
 
     def _stage(self, name: str, d: Any) -> CompiledStage:
@@ -278,9 +278,9 @@ class GameBuilder:
 
     def _phase(self, name: str, d: Any, stages: dict[str, CompiledStage]) -> CompiledPhase:
         if d.stage not in stages:
-            raise _located(d.source, f"phase '{name}' starts in unknown stage '{d.stage}'", did_you_mean(d.stage, stages))
+            raise located(d.source, f"phase '{name}' starts in unknown stage '{d.stage}'", did_you_mean(d.stage, stages))
         if d.next is not None and d.next not in self.defs["phases"]:
-            raise _located(d.source, f"phase '{name}' is followed by unknown phase '{d.next}'",
+            raise located(d.source, f"phase '{name}' is followed by unknown phase '{d.next}'",
                            did_you_mean(d.next, self.defs["phases"]))
         order: str | Fn = d.order
         if d.order not in ("clockwise", "counterclockwise"):
@@ -301,16 +301,16 @@ class GameBuilder:
     def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
         stage_list = [d.stage] if isinstance(d.stage, str) else d.stage
         if not isinstance(stage_list, list) or not all(isinstance(s, str) for s in stage_list):
-            raise _located(d.source, f"action '{name}': stage should be a stage name or a list of them")
+            raise located(d.source, f"action '{name}': stage should be a stage name or a list of them")
         for stage in stage_list:
             if stage not in stages:
-                raise _located(d.source, f"action '{name}' is offered in unknown stage '{stage}'",
+                raise located(d.source, f"action '{name}' is offered in unknown stage '{stage}'",
                                did_you_mean(stage, stages))
         names: dict[str, str] = {}
         params = []
         for param, text in d.params.items():
             if param in ("me", "base"):
-                raise _located(d.source, f"action '{name}': '{param}' cannot name a parameter")
+                raise located(d.source, f"action '{name}': '{param}' cannot name a parameter")
             options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names))
             param_type = self.compiler.last_type
             names[param] = _element_type(param_type)
@@ -321,23 +321,16 @@ class GameBuilder:
         costs = []
         for var, amount in d.cost.items():
             if var not in self.model.player_vars or self.model.player_vars[var].type != "int":
-                raise _located(d.source, f"action '{name}' costs unknown player counter '{var}'",
+                raise located(d.source, f"action '{name}' costs unknown player counter '{var}'",
                                did_you_mean(var, self.model.player_vars))
             costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names)))
         effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
         for field in _LABEL_FIELD.findall(d.label):
             if field not in names:
-                raise _located(d.source, f"action '{name}' label names unknown parameter '{field}'",
+                raise located(d.source, f"action '{name}' label names unknown parameter '{field}'",
                                did_you_mean(field, names))
         stray = _LABEL_FIELD.sub("", d.label)
         if "{" in stray or "}" in stray:
-            raise _located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
+            raise located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
                            "a label names parameters as {name}, nothing else in braces")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source)
-
-
-def _located(source: Source | None, message: str, hint: str | None = None) -> PackError:
-    if source is None:
-        return PackError(message, hint=hint)
-    return PackError(message, file=source.file, line=source.line, hint=hint)
-
