@@ -186,14 +186,7 @@ class Display:
                 continue  # players' zones are in the players' table
             label = self.label(name) if not owner else f"{self.item(owner)}: {self.label(name)}"
             rows.append((label, self.zone(name, content)))
-        if not rows:
-            return None
-        table = Table(title="Game", title_justify="left", show_header=False)
-        table.add_column("what", style="bold")
-        table.add_column("value")
-        for row in rows:
-            table.add_row(*row)
-        return table
+        return _pairs_table("Game", "what", "value", rows)
 
     def players_table(self, view: dict[str, Any], viewer: int) -> Table:
         model = self.model
@@ -239,14 +232,7 @@ class Display:
             shown = ", ".join(f"{self.label(k)} {self.value(v)}" for k, v in values.items() if not self._hidden(k))
             if shown:
                 rows.append((self.item(item), shown))
-        if not rows:
-            return None
-        table = Table(title="Pieces", title_justify="left", show_header=False)
-        table.add_column("piece", style="bold")
-        table.add_column("state")
-        for row in rows:
-            table.add_row(*row)
-        return table
+        return _pairs_table("Pieces", "piece", "state", rows)
 
     # ------------------------------------------------------------- the board
 
@@ -315,3 +301,15 @@ class Display:
         for p in result["ranking"]:
             table.add_row(str(result["places"][p]), self.player_name(p), str(result["scores"][p]))
         return table
+
+
+def _pairs_table(title: str, left: str, right: str, rows: list[tuple[str, str]]) -> Table | None:
+    """A headerless two-column table of names and values, or None when there is nothing to show."""
+    if not rows:
+        return None
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column(left, style="bold")
+    table.add_column(right)
+    for row in rows:
+        table.add_row(*row)
+    return table
