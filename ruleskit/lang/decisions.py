@@ -165,35 +165,25 @@ class DecisionCompiler(StatementCompiler):
         return self._decide(who, prompt, options, where), "int"
 
     def c_choose_subset(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
-        who = self._chooser(node.children[0], scope)
-        source, source_type = self.compile_expr(node.children[1], scope)
-        prompt = self._prompt(node.children[2], "Choose any")
-        where = self.where(node)
-        model = self.model
-
-        def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
-            items = as_list(model, ctx.data, source(ctx), where)
-            if len(items) > MAX_SUBSET:
-                raise ProgramError(f"a subset choice over more than {MAX_SUBSET} items in {where}")
-            subsets: list[list[Any]] = []
-            for size in range(len(items) + 1):
-                subsets.extend(_combinations(items, size))
-            return self._unique(subsets, source_type == "list:player")
-
-        return self._decide(who, prompt, options, where), source_type
+        return self._choose_arrangement(node, scope, "Choose any", "a subset", MAX_SUBSET, _subsets)
 
     def c_choose_order(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        return self._choose_arrangement(node, scope, "Choose an order", "an order", MAX_ORDER, _permutations)
+
+    def _choose_arrangement(self, node: Tree, scope: Scope, default_prompt: str, what: str, limit: int,
+                            arrangements: Callable[[list[Any]], list[list[Any]]]) -> tuple[Fn, str]:
+        """A choice among arrangements (subsets, orders) of a list, which grow fast: hence the limit."""
         who = self._chooser(node.children[0], scope)
         source, source_type = self.compile_expr(node.children[1], scope)
-        prompt = self._prompt(node.children[2], "Choose an order")
+        prompt = self._prompt(node.children[2], default_prompt)
         where = self.where(node)
         model = self.model
 
         def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
             items = as_list(model, ctx.data, source(ctx), where)
-            if len(items) > MAX_ORDER:
-                raise ProgramError(f"an order choice over more than {MAX_ORDER} items in {where}")
-            return self._unique(_permutations(items), source_type == "list:player")
+            if len(items) > limit:
+                raise ProgramError(f"{what} choice over more than {limit} items in {where}")
+            return self._unique(arrangements(items), source_type == "list:player")
 
         return self._decide(who, prompt, options, where), source_type
 
@@ -215,4 +205,12 @@ def _permutations(items: list[Any]) -> list[list[Any]]:
     for i, item in enumerate(items):
         for rest in _permutations(items[:i] + items[i + 1:]):
             result.append([item] + rest)
+    return result
+
+
+def _subsets(items: list[Any]) -> list[list[Any]]:
+    """Every sub-list, smallest first, keeping the list's order."""
+    result: list[list[Any]] = []
+    for size in range(len(items) + 1):
+        result.extend(_combinations(items, size))
     return result
