@@ -6,6 +6,7 @@ states with `new_game(players=N, seed=S)`.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .errors import PackError, did_you_mean
+from .lang.codegen import GeneratingCompiler
 from .lang.compiler import Compiler, Fn, Program, _element_type
 from .lang.parser import Origin
 from .lang.values import MAX_INT
@@ -99,6 +101,13 @@ class Game:
     heuristic: Fn | None
     display: dict[str, Any]
     definitions: dict[str, Any]
+    backend: str = "compiled"
+    code: str = ""  # the generated Python, with the compiled backend
+    actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        # The actions offered in each stage, in the order they are declared: the legal set is built from these.
+        self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages] for stage in self.stages}
 
     @property
     def chain(self) -> list[str]:
@@ -121,17 +130,30 @@ class Game:
                 + ", ".join(parts) + ")")
 
 
-def load(pack: str | Path) -> Game:
-    """Load, check and compile a pack given by folder path or built-in name."""
+BACKENDS = ("compiled", "closures")
+
+
+def load(pack: str | Path, backend: str | None = None) -> Game:
+    """Load, check and compile a pack given by folder path or built-in name.
+
+    `backend` chooses how its programs run: "compiled" generates Python code
+    (the default, and the fast one); "closures" builds a tree of closures,
+    the reference the generated code is tested against. The environment
+    variable RULESKIT_BACKEND sets the default.
+    """
+    backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
+    if backend not in BACKENDS:
+        raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
     source = PackReader().read(pack)
-    return GameBuilder(source).build()
+    return GameBuilder(source, backend).build()
 
 
 class GameBuilder:
     """Turns a merged PackSource into a compiled Game."""
 
-    def __init__(self, source: PackSource) -> None:
+    def __init__(self, source: PackSource, backend: str = "compiled") -> None:
         self.source = source
+        self.backend = backend
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
@@ -149,7 +171,8 @@ class GameBuilder:
         self._check_names(model, variables)
         self._check_starts(model, variables)
         stage_names = set(defs["stages"])
-        compiler = Compiler(model, list(self.source.definitions.values()), stage_names)
+        compiler_class = GeneratingCompiler if self.backend == "compiled" else Compiler
+        compiler = compiler_class(model, list(self.source.definitions.values()), stage_names)
         program = compiler.compile_all()
         self.compiler = compiler
         self.model = model
@@ -192,7 +215,8 @@ class GameBuilder:
             model=model, program=program, actions=actions, stages=stages, phases=phases, start_phase=flow.start,
             setup=setup, max_turns=flow.max_turns, ends=ends, score=score, tiebreaks=tiebreaks,
             before_scoring=before, invariants=invariants, groups=groups, heuristic=heuristic,
-            display=defs["display"] or {}, definitions=defs,
+            display=defs["display"] or {}, definitions=defs, backend=self.backend,
+            code=compiler.module_source() if isinstance(compiler, GeneratingCompiler) else "",
         )
 
     # ------------------------------------------------------------- checks

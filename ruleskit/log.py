@@ -31,7 +31,7 @@ def log_lines(state: State, options: dict[str, Any] | None = None) -> list[dict[
     game = state.game
     lines: list[dict[str, Any]] = [{
         "type": "header", "pack": game.name, "version": game.version, "hash": game.content_hash,
-        "chain": game.chain, "ref": pack_ref(game), "players": state.players, "seed": state.data["seed"],
+        "chain": game.chain, "ref": pack_ref(game), "players": state.players, "seed": state.raw["seed"],
         "options": options or {},
     }]
     for entry in state.history:

@@ -87,7 +87,7 @@ class PlaySession:
 
     def bot_turn(self, player: int) -> None:
         action = self.bots[player].choose(self.state, player)
-        secret = self.state.data["flow"]["simul"] is not None
+        secret = self.state.raw["flow"]["simul"] is not None
         self.state.apply(action)
         shown = "makes a secret choice" if secret else action.label
         self.console.print(f"{self.display.player_name(player)} ({self.seats[player]}): {shown}", highlight=False)

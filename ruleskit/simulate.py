@@ -90,7 +90,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
     if log_dir is not None:
         write_log(state, Path(log_dir) / f"game-{index:05d}.jsonl")
     return GameRecord(index, seed, list(bots), list(result["winners"]) if result else [], reason,
-                      int(state.data["flow"]["turn"]), decisions, groups, error)
+                      int(state.raw["flow"]["turn"]), decisions, groups, error)
 
 
 # ---------------------------------------------------------------- worker processes

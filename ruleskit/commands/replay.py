@@ -21,6 +21,6 @@ def run(args: argparse.Namespace) -> int:
     decisions = sum(1 for entry in state.history if not entry.get("setup"))
     result = state.result
     ending = f"ended: {result['reason']}, winners {[w + 1 for w in result['winners']]}" if result else "unfinished"
-    print(f"{args.log}: replay ok ({state.game.name}, {state.players} players, seed {state.data['seed']}, "
+    print(f"{args.log}: replay ok ({state.game.name}, {state.players} players, seed {state.raw['seed']}, "
           f"{decisions} decisions, {ending})")
     return 0

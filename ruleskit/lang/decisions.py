@@ -38,10 +38,9 @@ class DecisionCompiler(StatementCompiler):
         faces = list(self.model.dice[die].faces)
 
         def run(ctx: Ctx) -> int:
-            scripted = ctx.data.get("script", {}).get(die)
-            if scripted:
+            if ctx.data.get("script", {}).get(die):
                 # Scenarios may fix the next results of a die; the stream is left untouched.
-                value = scripted.pop(0)
+                value = ctx.own("script", die).pop(0)
                 ctx.chance.append({"roll": die, "value": value, "scripted": True})
                 return value
             value = faces[rng.below(ctx.data, len(faces))]

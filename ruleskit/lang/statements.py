@@ -143,7 +143,7 @@ class StatementCompiler(ExpressionCompiler):
                 zone = model.zones[container.name]
                 if zone.type != "row":
                     raise ProgramError(f"only the slots of a row can be set in {where}")
-                slots = ctx.data["z"][container.key]
+                slots = ctx.own("z", container.key)
                 if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(slots):
                     raise ProgramError(f"slot {i!r} out of range in {where}")
                 if value is not None and zone.of and model.item_kind.get(value) != zone.of:
@@ -209,11 +209,11 @@ class StatementCompiler(ExpressionCompiler):
         def write(ctx: Ctx, value: Any) -> None:
             owner = base_fn(ctx)
             if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
-                ctx.data["pv"][owner][field] = player_bound(value, where)
+                ctx.own("pv", owner)[field] = player_bound(value, where)
                 return
             if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
                 bound = item_bounds[model.item_kind[owner]]
-                ctx.data["ev"][owner][field] = bound(value, where)
+                ctx.own("ev", owner)[field] = bound(value, where)
                 return
             raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
@@ -328,10 +328,9 @@ class StatementCompiler(ExpressionCompiler):
                 raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type}"
                                    f" in {where}")
             for _ in range(_int(count_fn(ctx), where)):
-                content = ctx.data["z"][src.key]
-                if not content:
+                if not ctx.data["z"][src.key]:
                     return
-                item = content.pop(0)
+                item = ctx.own("z", src.key).pop(0)
                 zone_ops.add(ctx, dst, item, 1, top, where)
 
         return run
@@ -345,7 +344,7 @@ class StatementCompiler(ExpressionCompiler):
             ref = zone(ctx)
             if model.zones[ref.name].type != "stack":
                 raise ProgramError(f"only stacks can be shuffled in {where}")
-            content = ctx.data["z"][ref.key]
+            content = ctx.own("z", ref.key)
             content[:] = rng.shuffled(ctx.data, content)
             ctx.chance.append({"shuffle": ref.key, "order": list(content)})
 
@@ -362,15 +361,15 @@ class StatementCompiler(ExpressionCompiler):
             ref = row(ctx)
             if model.zones[ref.name].type != "row":
                 raise ProgramError(f"slide moves along a row, and '{ref.name}' is not one in {where}")
-            slots = ctx.data["z"][ref.key]
+            slots = ctx.own("z", ref.key)
             leaving = slots[-1]
             slots[1:] = slots[:-1]
             slots[0] = None
             if leaving is not None:
                 zone_ops.add(ctx, discard(ctx), leaving, 1, True, where)
-            deck = ctx.data["z"][source(ctx).key]
-            if deck:
-                slots[0] = deck.pop(0)
+            deck_key = source(ctx).key
+            if ctx.data["z"][deck_key]:
+                slots[0] = ctx.own("z", deck_key).pop(0)
 
         return run
 
@@ -395,10 +394,11 @@ class StatementCompiler(ExpressionCompiler):
             key = edge_key(a, b)
             current = ctx.data["blocked"]
             if blocked and key not in current:
+                current = ctx.own_top("blocked")
                 current.append(key)
                 current.sort()
             elif not blocked and key in current:
-                current.remove(key)
+                ctx.own_top("blocked").remove(key)
 
         return run
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded
+from .data import copy_data, restore_into
 
 if TYPE_CHECKING:
     from ..lang.compiler import Program
@@ -45,7 +46,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "reseed", "found", "frames")
+                 "messages", "where", "reseed", "found", "frames", "owned", "keep")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -66,13 +67,64 @@ class Ctx:
         self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
         # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
+        # Copy on write: the containers this job copied and may change in place. Everything else in
+        # `data` is shared with the state the job started from (and its clones) and is never changed.
+        # `keep` holds the copies so that their ids stay unique while the job runs.
+        self.owned: set[int] = set()
+        self.keep: list[Any] = []
 
     def apply_reseed(self) -> None:
         from .determinize import determinize
 
         if self.reseed is not None:
             spec, self.reseed = self.reseed, None
+            own_everything(self.data)
+            self.owned.clear()
             determinize(self.model, self.data, spec["viewer"], spec["seed"])
+
+    # ------------------------------------------------------------- copy on write
+
+    def _owned_copy(self, container: Any) -> Any:
+        copied = container.copy()
+        self.owned.add(id(copied))
+        self.keep.append(copied)
+        return copied
+
+    def own(self, part: str, key: Any) -> Any:
+        """The container `data[part][key]` (a player's vars, an item's vars, a zone), safe to change in place."""
+        data = self.data
+        outer = data[part]
+        if id(outer) not in self.owned:
+            outer = data[part] = self._owned_copy(outer)
+        inner = outer[key]
+        if id(inner) not in self.owned:
+            inner = outer[key] = self._owned_copy(inner)
+        return inner
+
+    def own_top(self, part: str) -> Any:
+        """The container `data[part]` (the blocked edges, say), safe to change in place."""
+        data = self.data
+        value = data[part]
+        if id(value) not in self.owned:
+            value = data[part] = self._owned_copy(value)
+        return value
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The data as it is now, to roll back to: what this job owns becomes shared again."""
+        saved = fork(self.data)
+        self.owned.clear()
+        return saved
+
+    def rollback(self, saved: dict[str, Any]) -> None:
+        """Return the data to a checkpoint, keeping the identity of the flow table that the engine holds."""
+        data = self.data
+        flow = data["flow"]
+        restore_into(flow, saved["flow"])
+        data.clear()
+        data.update(saved)
+        data["flow"] = flow
+        self.owned.clear()
+
 
     def tick(self, where: str) -> None:
         self.steps += 1
@@ -96,3 +148,18 @@ class Ctx:
         if not callers:
             return ""
         return ", called from " + ", called from ".join(reversed(callers[-4:]))
+
+
+def fork(base: dict[str, Any]) -> dict[str, Any]:
+    """New game data sharing `base`'s containers; the flow and game vars, written by every job, are copied."""
+    data = base.copy()
+    data["flow"] = copy_data(base["flow"])
+    data["v"] = base["v"].copy()
+    return data
+
+
+def own_everything(data: dict[str, Any]) -> None:
+    """Replace every shared container of `data` by a private deep copy (before changing it wholesale)."""
+    for part in ("pv", "ev", "z", "blocked", "script", "result"):
+        if part in data:
+            data[part] = copy_data(data[part])

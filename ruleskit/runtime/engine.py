@@ -13,15 +13,14 @@ is plain data: the job, the answers, and the data the job started from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from ..errors import ProgramError, RuleViolation
 from ..lang.values import as_list, label_of, option_id
 from . import rng
 from .context import Ctx, GameOver
-from .data import copy_data, restore_into
+from .data import copy_data
 from .zones import initial_content
 
 if TYPE_CHECKING:
@@ -31,14 +30,58 @@ MAX_IDLE_TURNS_PER_PLAYER = 2
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-@attrs.frozen
 class Action:
-    """A decision a player can take now: a stable id, a label and a structured payload."""
+    """A decision a player can take now: a stable id, a label and a structured payload.
+
+    Actions are immutable, and `payload` gives a copy: what the engine applies
+    is found again by id among the legal actions, never read from an object a
+    caller could change. The label is written only when someone reads it.
+    """
+
+    __slots__ = ("id", "player", "_label", "_payload")
 
     id: str
-    label: str
     player: int
-    payload: dict[str, Any] = attrs.field(eq=False, hash=False)
+    _label: str | Callable[[], str]
+    _payload: dict[str, Any]
+
+    def __init__(self, id: str, label: str | Callable[[], str], player: int, payload: dict[str, Any]) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "player", player)
+        setter(self, "_label", label)
+        setter(self, "_payload", payload)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an Action cannot be changed (tried to set '{name}')")
+
+    @property
+    def label(self) -> str:
+        label = self._label
+        if not isinstance(label, str):
+            label = label()
+            object.__setattr__(self, "_label", label)
+        return label
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """What the action does, as plain data: a copy, so changing it changes nothing."""
+        return copy_data(self._payload)
+
+    def internal_payload(self) -> dict[str, Any]:
+        """The payload itself, for the engine, which never changes it."""
+        return self._payload
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.id, self.label, self.player) == (other.id, other.label, other.player)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.label, self.player))
+
+    def __repr__(self) -> str:
+        return f"Action(id={self.id!r}, label={self.label!r}, player={self.player!r})"
 
     def __str__(self) -> str:
         return self.label
@@ -107,14 +150,27 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     flow = data["flow"]
     result: list[Action] = []
     ctx = Ctx(game.program, data, player)
-    for action in game.actions.values():
-        if flow["stage"] not in action.stages or not _within_limits(action, flow, player):
+    for action in game.actions_by_stage.get(flow["stage"], ()):
+        if not _within_limits(action, flow, player):
             continue
         ctx.env = {}
         if action.when is not None and not action.when(ctx):
             continue
-        _bind(game, ctx, action, 0, player, {}, result)
+        if action.params:
+            _bind(game, ctx, action, 0, player, {}, result)
+        elif _allowed(ctx, action):
+            result.append(_make_action(game, action, {}, player))
     return result
+
+
+def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
+    """Whether the bound action is affordable and passes every `require`."""
+    if action.costs and not _affordable(ctx, action):
+        return False
+    for check, _ in action.requires:
+        if not check(ctx):
+            return False
+    return True
 
 
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
@@ -133,17 +189,24 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
           out: list[Action]) -> None:
     ctx.env = dict(args)
     if index == len(action.params):
-        if _affordable(ctx, action) and all(check(ctx) for check, _ in action.requires):
+        if _allowed(ctx, action):
             out.append(_make_action(game, action, args, player))
         return
     param = action.params[index]
     options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
+    last = index + 1 == len(action.params)
     for value in options:
         key = option_id(value)
         if key not in seen:
             seen.add(key)
-            _bind(game, ctx, action, index + 1, player, {**args, param.name: value}, out)
+            bound = {**args, param.name: value}
+            if last:  # the innermost parameter: check here rather than one call deeper
+                ctx.env = bound
+                if _allowed(ctx, action):
+                    out.append(_make_action(game, action, bound, player))
+            else:
+                _bind(game, ctx, action, index + 1, player, bound, out)
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
@@ -155,16 +218,18 @@ def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
 
 
 def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], player: int) -> Action:
+    if not action.params:
+        return Action(action.name, action.label or action.name, player, {"action": action.name, "args": {}})
     values = [args[p.name] for p in action.params]
-    action_id = action.name if not values else f"{action.name}:{','.join(option_id(v) for v in values)}"
-    labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}
-    if action.label:
-        # Plain substitution of {param}: str.format would also follow {param.attr} into Python objects.
-        label = _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
-    elif labels:
-        label = f"{action.name} ({', '.join(labels.values())})"
-    else:
-        label = action.name
+    action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
+
+    def label() -> str:
+        labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}
+        if action.label:
+            # Plain substitution of {param}: str.format would also follow {param.attr} into Python objects.
+            return _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
+        return f"{action.name} ({', '.join(labels.values())})"
+
     payload = {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
     return Action(action_id, label, player, payload)
 
@@ -210,7 +275,7 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
         floor = game.model.player_vars[var].min or 0
         if ctx.data["pv"][player][var] - cost < floor:
             raise RuleViolation(f"cannot afford {cost} {var}")
-        ctx.data["pv"][player][var] -= cost
+        ctx.own("pv", player)[var] -= cost
     usage = ctx.data["flow"]["usage"]
     usage["turn"][name] = usage["turn"].get(name, 0) + 1
     usage["visit"][name] = usage["visit"].get(name, 0) + 1
@@ -237,11 +302,11 @@ def _resolve_simultaneous(game: Game, ctx: Ctx) -> None:
         pick = simul["picks"][str(p)]
         # Picks made blind may clash (two players take the last of something): a pick that
         # breaks a rule when its turn comes is refused alone, and the others stand.
-        before, drawn = copy_data(ctx.data), len(ctx.chance)
+        before, drawn = ctx.checkpoint(), len(ctx.chance)
         try:
             _run_action(game, ctx, p, pick["action"], pick["args"])
         except RuleViolation as refused:
-            restore_into(ctx.data, before)
+            ctx.rollback(before)
             del ctx.chance[drawn:]
             ctx.messages.append(f"Player {p + 1}'s choice was refused: {refused.message}")
     flow["simul"] = None

@@ -1,8 +1,10 @@
 """The public State: whose decision it is, the legal actions, applying them.
 
 A State is plain data (a dict of JSON values), a pending decision (also plain
-data) and the history of decisions and chance outcomes. Applying an action
-works on a copy, so an illegal action leaves the state exactly as it was.
+data) and the history of decisions and chance outcomes. The data is copied on
+write: a job copies only the containers it changes, and the state it started
+from is never changed, so an illegal action leaves the state exactly as it was
+and a clone shares everything until one side changes it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
-from .context import Ctx, Suspend
+from .context import Ctx, Suspend, fork
 from .data import copy_data
 from .engine import Action, enumerate_actions, initial_data, run_job
 
@@ -25,16 +27,49 @@ FORMAT = 1
 class State:
     """One game in progress (or finished)."""
 
-    __slots__ = ("game", "data", "pending", "history", "messages", "_legal")
+    __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_shared", "messages", "_legal")
 
     def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
                  history: list[dict[str, Any]]) -> None:
         self.game = game
-        self.data = data
+        self._data = data
+        # True while the data's containers may be shared with another state (a clone, or the base of a
+        # pending decision): code outside the engine that asks for `data` then gets a private copy.
+        self._shared = False
         self.pending = pending
-        self.history = history
+        self._history = history
+        self._history_shared = False
         self.messages: list[str] = []
         self._legal: list[Action] | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The game data, this state's own: changing it changes no other state."""
+        if self._shared:
+            self._data = copy_data(self._data)
+            self._shared = False
+        return self._data
+
+    @data.setter
+    def data(self, value: dict[str, Any]) -> None:
+        self._data = value
+        self._shared = False
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The game data without copying it: it may be shared with other states, so only read it."""
+        return self._data
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """One entry per decision (and one for setup): who took which action, and the chance it led to."""
+        return self._history
+
+    def _append_history(self, entry: dict[str, Any]) -> None:
+        if self._history_shared:
+            self._history = list(self._history)
+            self._history_shared = False
+        self._history.append(entry)
 
     # ------------------------------------------------------------- creation
 
@@ -53,16 +88,16 @@ class State:
 
     @property
     def players(self) -> int:
-        return int(self.data["n"])
+        return int(self._data["n"])
 
     @property
     def is_terminal(self) -> bool:
-        return self.data["result"] is not None
+        return self._data["result"] is not None
 
     @property
     def result(self) -> dict[str, Any] | None:
         """Final scores, ranking, places, winners and the reason the game ended; None while it goes on."""
-        return self.data["result"]
+        return self._data["result"]
 
     @property
     def current_player(self) -> int | tuple[int, ...] | None:
@@ -70,7 +105,7 @@ class State:
         deciders = self.players_to_decide()
         if not deciders:
             return None
-        if len(deciders) == 1 and (self.pending is not None or self.data["flow"]["simul"] is None):
+        if len(deciders) == 1 and (self.pending is not None or self._data["flow"]["simul"] is None):
             return deciders[0]
         return tuple(deciders)
 
@@ -79,14 +114,14 @@ class State:
             return []
         if self.pending is not None:
             return [self.pending["player"]]
-        simul = self.data["flow"]["simul"]
+        simul = self._data["flow"]["simul"]
         if simul is not None:
             return [p for p in simul["players"] if str(p) not in simul["picks"]]
-        return [self.data["flow"]["active"]]
+        return [self._data["flow"]["active"]]
 
     @property
     def stage(self) -> str:
-        return str(self.data["flow"]["stage"])
+        return str(self._data["flow"]["stage"])
 
     @property
     def prompt(self) -> str | None:
@@ -109,7 +144,7 @@ class State:
                     for oid, label, value in pending["options"]]
         result: list[Action] = []
         for p in self.players_to_decide():
-            result.extend(enumerate_actions(self.game, self.data, p))
+            result.extend(enumerate_actions(self.game, self._data, p))
         return result
 
     # ------------------------------------------------------------- applying
@@ -122,11 +157,11 @@ class State:
             answers = pending["answers"] + [chosen.id]
             self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"))
             return self
-        flow = self.data["flow"]
+        flow = self._data["flow"]
         kind = "pick" if flow["simul"] is not None else "action"
-        job = {"kind": kind, "player": chosen.player, "action": chosen.payload["action"],
-               "args": chosen.payload["args"]}
-        self._run(job, [], self.data, chosen)
+        payload = chosen.internal_payload()
+        job = {"kind": kind, "player": chosen.player, "action": payload["action"], "args": payload["args"]}
+        self._run(job, [], self._data, chosen)
         return self
 
     def _find(self, action: Action | str, player: int | None) -> Action:
@@ -153,7 +188,7 @@ class State:
 
     def _run(self, job: dict[str, Any], answers: list[str], base: dict[str, Any], chosen: Action | None,
              logged: int = 0, reseed: dict[str, int] | None = None) -> None:
-        data = copy_data(base)
+        data = fork(base)
         ctx = Ctx(self.game.program, data, 0, answers)
         ctx.reseed = reseed
         pending: dict[str, Any] | None = None
@@ -182,17 +217,20 @@ class State:
             entry = {"setup": True, **entry}
         if ctx.messages:
             entry["messages"] = ctx.messages
-        self.history.append(entry)
+        self._append_history(entry)
         self.messages = ctx.messages
         self.pending = pending
         # While a decision is pending, the effects so far are what the players see.
-        self.data = data
-        self._legal = ctx.found if pending is None and self.data["result"] is None else None
+        self._data = data
+        self._shared = True  # the containers the job did not change are the base's
+        self._legal = ctx.found if pending is None and data["result"] is None else None
 
     # ------------------------------------------------------------- copies, JSON, views
 
     def clone(self) -> State:
-        copy = State(self.game, copy_data(self.data), self.pending, list(self.history))
+        copy = State(self.game, self._data, self.pending, self._history)
+        copy._shared = self._shared = True
+        copy._history_shared = self._history_shared = True
         copy._legal = self._legal
         return copy
 
@@ -217,14 +255,14 @@ class State:
 
     def evaluate(self, fn: Callable[[Ctx], Any], player: int) -> Any:
         """Evaluate a compiled expression over `p` (such as the score or the heuristic) for `player`."""
-        ctx = Ctx(self.game.program, self.data, player)
+        ctx = Ctx(self.game.program, self._data, player)
         ctx.env = {"p": player}
         return fn(ctx)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return (self.game.content_hash == other.game.content_hash and self.data == other.data
+        return (self.game.content_hash == other.game.content_hash and self._data == other._data
                 and self.pending == other.pending and self.history == other.history)
 
     def __hash__(self) -> int:  # states are mutable: hash by identity
@@ -232,8 +270,8 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "pack": self.game.name, "version": self.game.version,
-                "hash": self.game.content_hash, "data": self.data, "pending": self.pending,
-                "history": self.history}
+                "hash": self.game.content_hash, "data": copy_data(self._data), "pending": copy_data(self.pending),
+                "history": copy_data(self._history)}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -260,4 +298,4 @@ class State:
 
     def __repr__(self) -> str:
         status = "over" if self.is_terminal else f"player {self.current_player} to decide"
-        return f"<State {self.game.name} turn {self.data['flow']['turn']} {status}>"
+        return f"<State {self.game.name} turn {self._data['flow']['turn']} {status}>"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def make_view(state: State, viewer: int) -> dict[str, Any]:
     model = state.game.model
-    data = state.data
+    data = state.raw
     view: dict[str, Any] = {"viewer": viewer, "players": data["n"]}
     view["vars"] = {name: copy_data(value) for name, value in data["v"].items()
                     if sees(model.game_vars[name].visible, None, viewer)}

@@ -69,12 +69,12 @@ def free(ctx: Ctx, ref: ZoneRef) -> int:
 
 def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
     zone = ctx.model.zones[ref.name]
-    content = ctx.data["z"][ref.key]
     if count < 0:
         raise ProgramError(f"cannot move a negative number of items in {where}")
+    if zone.type == "pool" and zone.unlimited:
+        return
+    content = ctx.own("z", ref.key)
     if zone.type == "pool":
-        if zone.unlimited:
-            return
         have = content.get(item, 0)
         if have < count:
             raise RuleViolation(f"{_label(ctx, ref)} holds {have} {label_of(ctx.model, item)}, not {count}")
@@ -97,7 +97,7 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
     if zone.of and ctx.model.item_kind.get(item) != zone.of:
         raise ProgramError(f"{label_of(ctx.model, item)} is not a {zone.of} and cannot go into {_label(ctx, ref)}"
                            f" in {where}")
-    content = ctx.data["z"][ref.key]
+    content = ctx.data["z"][ref.key] if zone.type == "pool" and zone.unlimited else ctx.own("z", ref.key)
     if zone.type == "pool":
         if not zone.unlimited:
             content[item] = content.get(item, 0) + count

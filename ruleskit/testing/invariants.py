@@ -49,7 +49,7 @@ def check_pack_invariants(state: State) -> None:
     game = state.game
     for name, (check, message, source) in game.invariants.items():
         where = f"{source.file}:{source.line}" if source is not None else None
-        ctx = Ctx(game.program, state.data, _acting(state))
+        ctx = Ctx(game.program, state.raw, _acting(state))
         try:
             held = check(ctx)
         except RulesError as exc:
@@ -61,7 +61,7 @@ def check_pack_invariants(state: State) -> None:
 def _acting(state: State) -> int:
     if state.pending is not None:
         return int(state.pending["player"])
-    return int(state.data["flow"]["active"])
+    return int(state.raw["flow"]["active"])
 
 
 # ---------------------------------------------------------------- engine invariants
@@ -83,7 +83,7 @@ def check_copies(state: State, *, with_history: bool = True) -> None:
     except (TypeError, ValueError) as exc:
         raise InvariantFailure("json", f"the state is not JSON data: {exc}") from None
     restored = State.from_json(state.game, text)
-    if restored.data != state.data or restored.pending != state.pending:
+    if restored.raw != state.raw or restored.pending != state.pending:
         raise InvariantFailure("json", "a JSON round trip changed the state")
     if with_history and restored != state:
         raise InvariantFailure("json", "a JSON round trip changed the state's history")
@@ -92,7 +92,7 @@ def check_copies(state: State, *, with_history: bool = True) -> None:
 
 
 def _fingerprint(state: State) -> str:
-    return json.dumps([state.data, state.pending, len(state.history)], sort_keys=True)
+    return json.dumps([state.raw, state.pending, len(state.history)], sort_keys=True)
 
 
 def check_deciders(state: State) -> None:
@@ -166,7 +166,7 @@ def _wrong_player_probes(state: State) -> list[tuple[str, int]]:
 def check_turn_bound(state: State, decisions: int, decisions_per_turn: int = DEFAULT_DECISIONS_PER_TURN) -> None:
     """The game stays within the pack's `[flow] max_turns` and does not stall inside turns."""
     game = state.game
-    turn = int(state.data["flow"]["turn"])
+    turn = int(state.raw["flow"]["turn"])
     # The turn after the last one may start only to end the game at once.
     if turn > game.max_turns + 1 or (turn > game.max_turns and not state.is_terminal):
         raise InvariantFailure("turn bound", f"turn {turn} is under way, past the pack's max_turns of {game.max_turns}")
@@ -204,7 +204,7 @@ def check_result(state: State) -> None:
 def check_views(state: State) -> None:
     """`view(p)` never shows p what p may not see."""
     model = state.game.model
-    data = state.data
+    data = state.raw
     for viewer in range(state.players):
         view = state.view(viewer)
         try:
@@ -236,7 +236,7 @@ def check_views(state: State) -> None:
 
 
 def _check_secret_picks(state: State, view: dict[str, Any], viewer: int) -> None:
-    simul = state.data["flow"]["simul"]
+    simul = state.raw["flow"]["simul"]
     shown = view["flow"]
     if "simul" in shown or "picks" in json.dumps(shown):
         raise InvariantFailure("view", f"view({viewer}) shows the simultaneous picks of every player")

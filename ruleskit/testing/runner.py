@@ -99,7 +99,7 @@ class Report:
 
 def describe_state(state: State) -> str:
     """The parts of a state a pack author reads: vars, items, zones and the flow."""
-    data = state.data
+    data = state.raw
     flow = data["flow"]
     shown: dict[str, Any] = {
         "turn": flow["turn"], "round": flow["round"], "phase": flow["phase"], "stage": flow["stage"],

@@ -1,0 +1,618 @@
+"""Compiling rule-language programs to Python code, as Jinja2 compiles templates.
+
+The closure compiler (`compiler.py` and the modules below it) turns each
+expression into a tree of Python closures: one call per node at run time.
+This compiler checks the same trees with the same code and errors, but emits
+Python syntax trees (`ast`) for each entry point (a rule's body, a hook, an
+action's condition or effect), compiled once with `compile()`: an expression
+such as `me.coins >= cost(c) and c in hand` becomes one Python expression.
+
+Safety: nothing from the pack reaches the generated code as code. Names from
+the pack appear only as string constants (dictionary keys); identifiers are
+made here from counters; numbers and strings are `ast.Constant`s. The code
+runs in a namespace holding the names of `support.py`, the pack's tables and
+constants, and an empty `__builtins__`, so no Python builtin, module or
+attribute of a Python object but the context's fields is reachable. Step
+ticks, call nesting and value limits are enforced as in the closure backend.
+
+Node kinds without an emitter here fall back to the closure backend for that
+node (its children are still generated): locals live in `ctx.env` in both
+backends, so the two mix freely.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lark import Token, Tree
+
+from ..model import ZoneRef
+from . import builtins, support
+from .compiler import Compiler
+from .definitions import Definition
+from .expressions import _SPECIALS, _unquote
+from .scope import ANY, Fn, Scope, _element_type, _type_of
+from .statements import _bounds
+
+_CHANCE = {"roll", "random_pick", "shuffled", "sample"}
+_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order"}
+_ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
+_ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
+_FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
+                  "phase": "phase"}
+
+
+def _name(identifier: str) -> ast.Name:
+    return ast.Name(identifier, ast.Load())
+
+
+def _const(value: Any) -> ast.Constant:
+    return ast.Constant(value)
+
+
+def _sub(value: ast.expr, key: Any) -> ast.Subscript:
+    return ast.Subscript(value, key if isinstance(key, ast.expr) else _const(key), ast.Load())
+
+
+def _call(function: str | ast.expr, *args: ast.expr) -> ast.Call:
+    target = _name(function) if isinstance(function, str) else function
+    return ast.Call(target, list(args), [])
+
+
+def _attr(value: ast.expr, attr: str) -> ast.Attribute:
+    return ast.Attribute(value, attr, ast.Load())
+
+
+def _store(target: ast.expr) -> ast.Name | ast.Attribute | ast.Subscript:
+    target = ast.fix_missing_locations(target)
+    if isinstance(target, ast.Subscript):
+        return ast.Subscript(target.value, target.slice, ast.Store())
+    if isinstance(target, ast.Attribute):
+        return ast.Attribute(target.value, target.attr, ast.Store())
+    assert isinstance(target, ast.Name)
+    return ast.Name(target.id, ast.Store())
+
+
+CTX = "ctx"
+ENV = "E"
+DATA = "D"
+
+
+def _env(name: str) -> ast.Subscript:
+    return _sub(_name(ENV), name)
+
+
+def _data(*keys: Any) -> ast.expr:
+    node: ast.expr = _name(DATA)
+    for key in keys:
+        node = _sub(node, key)
+    return node
+
+
+class GeneratingCompiler(Compiler):
+    """Checks like the closure compiler, and emits Python code for each entry point."""
+
+    def __init__(self, model: Any, definitions: list[Definition], stages: set[str]) -> None:
+        super().__init__(model, definitions, stages)
+        self.namespace: dict[str, Any] = {"__builtins__": {}, **support.NAMES}
+        self.namespace.update({"RULES": self.program.rules, "PROCS": self.program.procs, "PROGRAM": self.program,
+                               "ITEMS": model.item_data})
+        self.sources: list[str] = []
+        self._constants: dict[int, str] = {}
+        self._keep: list[Any] = []
+        self._count = 0
+
+    # ------------------------------------------------------------- the generated module
+
+    def constant(self, value: Any, hint: str) -> ast.Name:
+        """A name in the generated module for a value made here (a closure, a zone, a bound)."""
+        known = self._constants.get(id(value))
+        if known is not None:
+            return _name(known)
+        self._count += 1
+        name = f"{re.sub(r'[^a-z_]', '', hint) or 'k'}_{self._count}"
+        self.namespace[name] = value
+        self._constants[id(value)] = name
+        self._keep.append(value)
+        return _name(name)
+
+    def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True) -> Any:
+        """Compile statements into `def f(ctx)` (or other parameters) and return the function."""
+        self._count += 1
+        name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
+        start: list[ast.stmt] = [
+            ast.Assign([ast.Name(ENV, ast.Store())], _attr(_name(CTX), "env")),
+            ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
+        ] if prologue else []
+        definition = ast.FunctionDef(
+            name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
+                                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+            body=start + (body or [ast.Pass()]), decorator_list=[], returns=None, type_comment=None)
+        module = ast.fix_missing_locations(ast.Module([definition], type_ignores=[]))
+        code = compile(module, f"<pack {self.model.name}>", "exec")
+        exec(code, self.namespace)  # the code is ours: user text only as constants (see the module doc)
+        origin = f"{self.origin.file}" if self.origin else ""
+        self.sources.append(f"# {self.current} ({origin})\n{ast.unparse(definition)}\n")
+        return self.namespace[name]
+
+    def module_source(self) -> str:
+        """The generated code of the whole pack, for people to read."""
+        header = (f"# Code generated by ruleskit for the pack {self.model.name} {self.model.version}.\n"
+                  "# Each function takes the running context; E is its local names, D the game data.\n")
+        return header + "\n\n".join(self.sources)
+
+    # ------------------------------------------------------------- rules, procedures and hooks
+
+    def compile_all(self) -> Any:
+        self._rules: list[tuple[Definition, ast.expr]] = []
+        self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
+        program = super().compile_all()
+        for definition, body in self._rules:
+            program.rules[definition.name] = self._rule_function(definition, body)
+        return program
+
+    def _compile_rule(self, definition: Definition) -> None:
+        self.origin, self.current = definition.origin, f"rule {definition.name}"
+        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        body, _ = self.gen_expr(definition.body, scope)
+        self._note_calls(f"rule:{definition.name}")
+        self._rules.append((definition, body))
+        self._modifiers[definition.name] = []
+
+    def _frame(self, definition: Definition, what: str, names: list[str], body: list[ast.stmt],
+               catch_return: bool) -> list[ast.stmt]:
+        """Enter the definition (nesting limit), bind its parameters, run `body`, and always leave."""
+        where = f"{what} {definition.name} ({definition.location})"
+        bind = ast.Dict(list[ast.expr | None]([_const(n) for n in names]), [_sub(_name("args"), _const(i)) for i in range(len(names))])
+        handlers = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])] if catch_return else []
+        return [
+            ast.Expr(_call(_attr(_name(CTX), "enter"), _const(where))),
+            ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")),
+            ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], bind),
+            ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
+            ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved")),
+                                         ast.Expr(_call(_attr(_name(CTX), "leave")))]),
+        ]
+
+    def _rule_function(self, definition: Definition, body: ast.expr) -> Any:
+        self.origin, self.current = definition.origin, f"rule {definition.name}"
+        names = [p for p, _ in definition.params]
+        statements: list[ast.stmt] = [ast.Assign([ast.Name("value", ast.Store())], body)]
+        for mod_names, when, expr in self._modifiers[definition.name]:
+            rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
+                              [_sub(_name("args"), _const(i)) for i in range(len(mod_names))] + [_name("value")])
+            statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
+            change: ast.stmt = ast.Assign([ast.Name("value", ast.Store())], expr)
+            statements.append(ast.If(when, [change], []) if when is not None else change)
+        statements.append(ast.Return(_name("value")))
+        return self.function(self._frame(definition, "rule", names, statements, False), (CTX, "args"), False)
+
+    def _compile_proc(self, definition: Definition) -> None:
+        self.origin, self.current = definition.origin, f"proc {definition.name}"
+        body = self.gen_block(definition.body, Scope({n: _type_of(t) for n, t in definition.params}))
+        self._note_calls(f"proc:{definition.name}")
+        names = [p for p, _ in definition.params]
+        self.program.procs[definition.name] = self.function(
+            self._frame(definition, "proc", names, body, True), (CTX, "args"), False)
+
+    def _compile_hook(self, definition: Definition) -> None:
+        if definition.kind == "modify" and definition.target in self._modifiers:
+            rule = self.rule_defs[definition.target]
+            if len(rule.params) == len(definition.params):
+                self.origin, self.current = definition.origin, f"hook {definition.name}"
+                scope = Scope({n: _type_of(t) for n, t in definition.params})
+                scope.names["base"] = ANY
+                when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
+                expr, _ = self.gen_expr(definition.body, scope)
+                self._note_calls(f"hook:{definition.name}")
+                self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
+                self._modifiers[rule.name].append(([p for p, _ in definition.params], when, expr))
+                return
+        if definition.kind == "modify":
+            super()._compile_hook(definition)  # reports the error
+            return
+        self.origin, self.current = definition.origin, f"hook {definition.name}"
+        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
+        body = self.gen_block(definition.body, scope)
+        self._note_calls(f"hook:{definition.name}")
+        self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
+        if when is not None:
+            body = [ast.If(when, body or [ast.Pass()], [])]
+        names = [p for p, _ in definition.params]
+        hook = self.function(self._frame(definition, "hook", names, body, True), (CTX, "args"), False)
+        self.program.hooks.setdefault(definition.target, []).append(hook)
+
+    # ------------------------------------------------------------- entry points used by the closure compiler
+
+    def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        value, value_type = self.gen_expr(node, scope)
+        return self.function([ast.Return(value)]), value_type
+
+    def compile_block(self, node: Tree, scope: Scope) -> Fn:
+        return self.function(self.gen_block(node, scope))
+
+    # ------------------------------------------------------------- expressions
+
+    def gen_expr(self, node: Tree | Token, scope: Scope) -> tuple[ast.expr, str]:
+        method = getattr(self, f"g_{node.data}", None) if isinstance(node, Tree) else None
+        if method is None:
+            fn, value_type = Compiler.compile_expr(self, node, scope)
+            return _call(self.constant(fn, "closure"), _name(CTX)), value_type
+        result: tuple[ast.expr, str] = method(node, scope)
+        return result
+
+    def g_int_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        value = int(str(node.children[0]))
+        if value > 2**53:
+            raise self.error(node, "number too large")
+        return _const(value), "int"
+
+    def g_str_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        return _const(_unquote(str(node.children[0]))), "str"
+
+    def g_true_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        return _const(True), "bool"
+
+    def g_false_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        return _const(False), "bool"
+
+    def g_none_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        return _const(None), "none"
+
+    def g_name(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        name = str(node.children[0])
+        model = self.model
+        local = scope.lookup(name)
+        if local is not None:
+            return _env(name), local
+        if name in _SPECIALS:
+            value_type = _SPECIALS[name][1]
+            if name == "me":
+                return _attr(_name(CTX), "me"), value_type
+            if name == "players":
+                return _call("player_list", _name(DATA)), value_type
+            if name == "player_count":
+                return _data("n"), value_type
+            return _data("flow", _FLOW_SPECIALS[name]), value_type
+        if name in model.game_vars:
+            return _data("v", name), _type_of(model.game_vars[name].type)
+        if name in model.zones and model.zones[name].owner == "game":
+            return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
+        if name in self.rule_defs and not self.rule_defs[name].params:
+            self._call(f"rule:{name}")
+            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), ANY
+        if name in model.item_kind:
+            return _const(name), model.item_kind[name]
+        if name in model.kinds and not model.kinds[name].per_player:
+            return _call("copy_list", self.constant(model.items_of(name), "items")), f"list:{name}"
+        # Everything else (per-player kinds, and every error) is the closure compiler's.
+        fn, value_type = self.resolve_name(name, node, scope)
+        return _call(self.constant(fn, "closure"), _name(CTX)), value_type
+
+    def g_field(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        base_node, field_token = node.children
+        field = str(field_token)
+        base, base_type = self.gen_expr(base_node, scope)
+        reader, result_type = self.field_reader(base_type, field, field_token)  # checks, and the general reader
+        model = self.model
+        is_me = isinstance(base, ast.Attribute) and base.attr == "me"
+        checked = base if is_me else _call("not_none", base, _const(f"cannot read '.{field}' of none in "
+                                                                    f"{self.where(node)}"))
+        if base_type == "player":  # in the order of the closure compiler's player fields
+            if field in model.player_vars:
+                return _sub(_sub(_data("pv"), checked), field), result_type
+            if field in model.zones and model.zones[field].owner == "player":
+                return _call("ZoneRef", _const(field), checked), result_type
+            if field in model.kinds and model.kinds[field].per_player:
+                return _call("per_player_item", _const(field), checked), result_type
+            if field == "index":
+                return checked, result_type
+            if field == "name":
+                return _call("player_name", checked), result_type
+        elif base_type in model.kinds:
+            definition = model.kinds[base_type]
+            if field in definition.vars:
+                return _sub(_sub(_data("ev"), checked), field), result_type
+            if field in definition.fields or field in ("id", "name"):
+                return _sub(_sub(_name("ITEMS"), checked), field), result_type
+            if field == "owner":
+                return _sub(_sub(_name("ITEMS"), checked), "owner"), result_type
+            if field in model.zones and model.zones[field].owner == base_type:
+                return _call("ZoneRef", _const(field), checked), result_type
+        return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
+
+    def g_index(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        base, base_type = self.gen_expr(node.children[0], scope)
+        position, _ = self.gen_expr(node.children[1], scope)
+        element = base_type[5:] if base_type.startswith("list:") or base_type.startswith("zone:") else ANY
+        return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
+
+    def g_call(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        name_token, args_node = node.children
+        name = str(name_token)
+        arg_nodes = args_node.children if args_node is not None else []
+        spec = builtins.BUILTINS.get(name)
+        if name in self.rule_defs or name in self.proc_defs or spec is None \
+                or not spec.min_args <= len(arg_nodes) <= spec.max_args:
+            if name in self.rule_defs and len(arg_nodes) == len(self.rule_defs[name].params):
+                args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
+                self._call(f"rule:{name}")
+                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), ANY
+            return self._fallback(node, scope)  # the closure compiler reports the error
+        compiled = [self.gen_expr(a, scope) for a in arg_nodes]
+        result_type = spec.result([t for _, t in compiled])
+        impl = self.constant(spec.fn, name)
+        return _call("call_builtin", impl, _const(name), _name(CTX), _const(self.where(node)),
+                     *[value for value, _ in compiled]), result_type
+
+    def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        fn, value_type = Compiler.compile_expr(self, node, scope)
+        return _call(self.constant(fn, "closure"), _name(CTX)), value_type
+
+    def g_list_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        args = node.children[0]
+        if args is None:
+            return ast.List([], ast.Load()), "list:any"
+        compiled = [self.gen_expr(a, scope) for a in args.children]
+        types = {t for _, t in compiled}
+        element = types.pop() if len(types) == 1 else ANY
+        return ast.List([value for value, _ in compiled], ast.Load()), f"list:{element}"
+
+    def g_comprehension(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        body_node, var_token, source_node, cond_node = node.children
+        source, source_type = self.gen_expr(source_node, scope)
+        inner = scope.child()
+        var = str(var_token)
+        inner.names[var] = _element_type(source_type)
+        body, body_type = self.gen_expr(body_node, inner)
+        conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
+        items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
+        loop = ast.comprehension(ast.Name("_", ast.Store()), items, conditions, is_async=0)
+        return ast.ListComp(body, [loop]), f"list:{body_type}"
+
+    def g_neg(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        operand, operand_type = self.gen_expr(node.children[0], scope)
+        self._expect_int(operand_type, node.children[0], "-")
+        return _call("negate", operand, _const(self.where(node))), "int"
+
+    def g_binop(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        left, left_type = self.gen_expr(node.children[0], scope)
+        op = str(node.children[1])
+        right, right_type = self.gen_expr(node.children[2], scope)
+        where = _const(self.where(node))
+        if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
+            model = self.constant(self.model, "model")
+            as_lists = [_call("as_list", model, _name(DATA), side, where) for side in (left, right)]
+            return _call("joined", *as_lists, where), left_type
+        self._expect_int(left_type, node.children[0], op)
+        self._expect_int(right_type, node.children[2], op)
+        if op == "+":
+            return _call("add", left, right, where), "int" if left_type == "int" and right_type == "int" else ANY
+        return _call(_ARITHMETIC[op], left, right, where), "int"
+
+    def g_compare(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        left, _ = self.gen_expr(node.children[0], scope)
+        op = str(node.children[1])
+        right, _ = self.gen_expr(node.children[2], scope)
+        if op in ("==", "!="):
+            return ast.Compare(left, [ast.Eq() if op == "==" else ast.NotEq()], [right]), "bool"
+        return _call(_ORDERED[op], left, right, _const(self.where(node))), "bool"
+
+    def g_in_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        left, _ = self.gen_expr(node.children[0], scope)
+        right, _ = self.gen_expr(node.children[1], scope)
+        contains = self.constant(builtins.contains, "contains")
+        return _call(contains, _name(CTX), _const(self.where(node)), right, left), "bool"
+
+    def g_not_in_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        test, _ = self.g_in_op(node, scope)
+        return ast.UnaryOp(ast.Not(), test), "bool"
+
+    @staticmethod
+    def _truth(value: ast.expr) -> ast.expr:
+        return ast.IfExp(value, _const(True), _const(False))
+
+    def g_and_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        left, _ = self.gen_expr(node.children[0], scope)
+        right, _ = self.gen_expr(node.children[1], scope)
+        return ast.BoolOp(ast.And(), [self._truth(left), self._truth(right)]), "bool"
+
+    def g_or_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        left, _ = self.gen_expr(node.children[0], scope)
+        right, _ = self.gen_expr(node.children[1], scope)
+        return ast.BoolOp(ast.Or(), [self._truth(left), self._truth(right)]), "bool"
+
+    def g_not_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        operand, _ = self.gen_expr(node.children[0], scope)
+        return ast.UnaryOp(ast.Not(), operand), "bool"
+
+    def g_cond_expr(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        cond, _ = self.gen_expr(node.children[0], scope)
+        then, then_type = self.gen_expr(node.children[1], scope)
+        other, other_type = self.gen_expr(node.children[2], scope)
+        result_type = then_type if then_type == other_type or other_type == "none" else ANY
+        return ast.IfExp(cond, then, other), result_type
+
+    # ------------------------------------------------------------- statements
+
+    def gen_block(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        inner = scope.child()
+        body: list[ast.stmt] = []
+        for stmt in node.children[0].children:
+            body.extend(self.gen_stmt(stmt, inner))
+        return body
+
+    def _tick(self, node: Tree) -> list[ast.stmt]:
+        """Count one step of the budget, as the closure backend does before each statement."""
+        steps = _attr(_name(CTX), "steps")
+        over = ast.Compare(steps, [ast.Gt()], [_attr(_name(CTX), "budget")])
+        return [ast.AugAssign(_store(steps), ast.Add(), _const(1)),
+                ast.If(over, [ast.Expr(_call("over_budget", _name(CTX), _const(self.where(node))))], [])]
+
+    def gen_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        method: Callable[[Tree, Scope], list[ast.stmt]] | None = getattr(self, f"t_{node.data}", None)
+        if method is None:
+            fn = Compiler.compile_stmt(self, node, scope)  # ticks inside
+            return [ast.Expr(_call(self.constant(fn, "closure"), _name(CTX)))]
+        return self._tick(node) + method(node, scope)
+
+    def t_let_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        name_token, value_node = node.children
+        name = str(name_token)
+        self._check_local_name(name, name_token)
+        if value_node.data in _CHANCE or value_node.data in _CHOICES:
+            fn, value_type = getattr(self, f"c_{value_node.data}")(value_node, scope)
+            value: ast.expr = _call(self.constant(fn, "decide"), _name(CTX))
+        else:
+            value, value_type = self.gen_expr(value_node, scope)
+        scope.names[name] = value_type
+        return [ast.Assign([_store(_env(name))], value)]
+
+    def _simple_target(self, node: Tree, scope: Scope) -> tuple[ast.expr, ast.expr, Any] | None:
+        """For `x`, `game_var` and `p.var` (p a player): where to read, where to write, and the bound."""
+        parts = list(node.children)
+        first = str(parts[0])
+        model = self.model
+        if len(parts) == 1:
+            if scope.lookup(first) is not None:
+                return _env(first), _env(first), None
+            if first in model.game_vars:
+                return _data("v", first), _data("v", first), model.game_vars[first]
+            return None
+        if len(parts) == 2 and isinstance(parts[1], Token):
+            field = str(parts[1])
+            base, base_type = self.gen_expr(Tree("name", [parts[0]]), scope) if (
+                scope.lookup(first) is not None or first in _SPECIALS) else (None, "")
+            if base is not None and base_type == "player" and field in model.player_vars:
+                if not (isinstance(base, ast.Attribute) and base.attr == "me"):
+                    # A local of type player may still hold something else at run time.
+                    base = _call("player_owner", self.constant(model, "model"), base, _const(field),
+                                 _const(self.where(node)))
+                read = _sub(_sub(_data("pv"), base), field)
+                write = _sub(_call(_attr(_name(CTX), "own"), _const("pv"), base), field)
+                return read, write, model.player_vars[field]
+        return None
+
+    def _assign(self, node: Tree, scope: Scope, value_node: Tree, sign: int) -> list[ast.stmt]:
+        target_node = node.children[0]
+        where = self.where(node)
+        simple = self._simple_target(target_node, scope)
+        value, value_type = self.gen_expr(value_node, scope)
+        if sign:
+            self._expect_int(value_type, value_node, "+=" if sign > 0 else "-=")
+        if simple is None:
+            writer, reader = self.compile_target(target_node, scope)
+            if sign:
+                op = "add" if sign > 0 else "subtract"
+                current = _call(self.constant(reader, "read"), _name(CTX))
+                value = _call(op, _call("need_int", current, _const(where)), _call("need_int", value, _const(where)),
+                              _const(where))
+            return [ast.Expr(_call(self.constant(writer, "write"), _name(CTX), value))]
+        read, write_target, var = simple
+        if sign:
+            op = "add" if sign > 0 else "subtract"
+            value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),
+                          _const(where))
+        bound = _bounds(var, f"'{self._target_name(target_node)}'") if var is not None else None
+        if var is not None and var.type == "int" and (var.min is not None or var.max is not None):
+            value = _call(self.constant(bound, "bound"), value, _const(where))
+        return [ast.Assign([_store(write_target)], value)]
+
+    @staticmethod
+    def _target_name(node: Tree) -> str:
+        return str(node.children[-1])
+
+    def t_set_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return self._assign(node, scope, node.children[1], 0)
+
+    def t_add_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return self._assign(node, scope, node.children[1], 1)
+
+    def t_sub_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return self._assign(node, scope, node.children[1], -1)
+
+    def t_if_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        children = node.children
+        branches: list[tuple[ast.expr, list[ast.stmt]]] = [
+            (self.gen_expr(children[0], scope)[0], self.gen_block(children[1], scope))]
+        otherwise: list[ast.stmt] = []
+        for part in children[2:]:
+            if part is None:
+                continue
+            if part.data == "elif_part":
+                branches.append((self.gen_expr(part.children[0], scope)[0], self.gen_block(part.children[1], scope)))
+            else:
+                otherwise = self.gen_block(part.children[0], scope)
+        result = otherwise
+        for cond, body in reversed(branches):
+            result = [ast.If(cond, body or [ast.Pass()], result)]
+        return result
+
+    def t_for_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        var_token, source_node, body_node = node.children
+        var = str(var_token)
+        self._check_local_name(var, var_token)
+        source, source_type = self.gen_expr(source_node, scope)
+        inner = scope.child()
+        inner.names[var] = _element_type(source_type)
+        body = self.gen_block(body_node, inner)
+        where = self.where(node)
+        self._count += 1
+        item = f"item_{self._count}"
+        items = _call("loop_items", _name(CTX), source, _const(where))
+        steps = [ast.Expr(_call(_attr(_name(CTX), "tick"), _const(where))),
+                 ast.Assign([_store(_env(var))], _name(item))]
+        return [ast.For(ast.Name(item, ast.Store()), items, steps + body, [])]
+
+    def t_require_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        cond, _ = self.gen_expr(node.children[0], scope)
+        message = _unquote(str(node.children[1]))
+        return [ast.If(ast.UnaryOp(ast.Not(), cond),
+                       [ast.Raise(_call("RuleViolation", _const(message)), None)], [])]
+
+    def t_emit_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        name_token, args_node = node.children
+        event = str(name_token)
+        args = [self.gen_expr(a, scope)[0] for a in (args_node.children if args_node is not None else [])]
+        self._note_event(event, len(args), self.origin, node)
+        self._call(f"event:{event}")
+        emit = _attr(_name("PROGRAM"), "emit")
+        return [ast.Expr(_call(emit, _name(CTX), _const(event), ast.List(args, ast.Load())))]
+
+    def t_finish_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return [ast.Raise(_call("GameOver", _const(_unquote(str(node.children[0])))), None)]
+
+    def t_goto_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        stage = str(node.children[0])
+        if stage not in self.program.stages:
+            return [ast.Expr(_call(self.constant(self.s_goto_stmt(node, scope), "closure"), _name(CTX)))]
+        flow = _data("flow")
+        return [ast.Assign([_store(_sub(flow, "stage"))], _const(stage)),
+                ast.Assign([_store(_sub(_sub(flow, "usage"), "visit"))], ast.Dict([], [])),
+                ast.Assign([_store(_sub(flow, "entered"))], _const(True))]
+
+    def t_end_turn_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return [ast.Assign([_store(_data("flow", "end_turn"))], _const(True))]
+
+    def t_return_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        return [ast.Raise(_call("Return"), None)]
+
+    def t_call_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        name_token, args_node = node.children
+        name = str(name_token)
+        arg_nodes = args_node.children if args_node is not None else []
+        definition = self.proc_defs.get(name)
+        if definition is None or len(arg_nodes) != len(definition.params):
+            return [ast.Expr(_call(self.constant(self.s_call_stmt(node, scope), "closure"), _name(CTX)))]
+        args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
+        self._call(f"proc:{name}")
+        return [ast.Expr(_call(_sub(_name("PROCS"), name), _name(CTX), ast.List(args, ast.Load())))]
+
+    def t_log_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        value, _ = self.gen_expr(node.children[0], scope)
+        messages = _attr(_attr(_name(CTX), "messages"), "append")
+        return [ast.Expr(_call(messages, _call("shown", _name(CTX), value)))]

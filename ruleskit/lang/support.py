@@ -1,0 +1,189 @@
+"""The only names generated code may call.
+
+Code generated from a pack (`lang/codegen.py`) runs in a namespace that holds
+these names, the pack's constants and nothing else: no Python builtins, no
+modules, no attributes of Python objects beyond the context's fields. Each
+helper raises the same located errors as the closure backend, so both
+backends fail alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import BudgetExceeded, ProgramError, RuleViolation
+from ..model import ZoneRef
+from ..runtime.context import Ctx, GameOver, Return
+from .values import MAX_INT, as_list, label_of
+
+MAX_LIST = 100_000
+
+
+def need_int(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProgramError(f"expected a number, got {value!r} in {where}")
+    return value
+
+
+def checked(value: int, where: str) -> int:
+    if value > MAX_INT or value < -MAX_INT:
+        raise ProgramError(f"number out of range in {where}")
+    return value
+
+
+def joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
+    if len(a) + len(b) > MAX_LIST:
+        raise ProgramError(f"list too long (more than {MAX_LIST} elements) in {where}")
+    return a + b
+
+
+def add(a: Any, b: Any, where: str) -> Any:
+    if isinstance(a, list) and isinstance(b, list):
+        return joined(a, b, where)
+    return checked(need_int(a, where) + need_int(b, where), where)
+
+
+def subtract(a: Any, b: Any, where: str) -> int:
+    return checked(need_int(a, where) - need_int(b, where), where)
+
+
+def multiply(a: Any, b: Any, where: str) -> int:
+    return checked(need_int(a, where) * need_int(b, where), where)
+
+
+def floor_divide(a: Any, b: Any, where: str) -> int:
+    a, b = need_int(a, where), need_int(b, where)
+    if b == 0:
+        raise ProgramError(f"division by zero in {where}")
+    return a // b
+
+
+def modulo(a: Any, b: Any, where: str) -> int:
+    a, b = need_int(a, where), need_int(b, where)
+    if b == 0:
+        raise ProgramError(f"division by zero in {where}")
+    return a % b
+
+
+def negate(a: Any, where: str) -> int:
+    return -need_int(a, where)
+
+
+def _numbers(a: Any, b: Any, op: str, where: str) -> None:
+    if not (isinstance(a, int) and isinstance(b, int)):
+        raise ProgramError(f"'{op}' compares numbers only, got {a!r} and {b!r} in {where}")
+
+
+def less(a: Any, b: Any, where: str) -> bool:
+    _numbers(a, b, "<", where)
+    return bool(a < b)
+
+
+def less_equal(a: Any, b: Any, where: str) -> bool:
+    _numbers(a, b, "<=", where)
+    return bool(a <= b)
+
+
+def greater(a: Any, b: Any, where: str) -> bool:
+    _numbers(a, b, ">", where)
+    return bool(a > b)
+
+
+def greater_equal(a: Any, b: Any, where: str) -> bool:
+    _numbers(a, b, ">=", where)
+    return bool(a >= b)
+
+
+def not_none(value: Any, message: str) -> Any:
+    if value is None:
+        raise ProgramError(message)
+    return value
+
+
+def player_owner(model: Any, owner: Any, field: str, where: str) -> int:
+    if isinstance(owner, int) and not isinstance(owner, bool):
+        return owner
+    raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
+
+
+def index(ctx: Ctx, value: Any, i: Any, where: str) -> Any:
+    if isinstance(value, ZoneRef):
+        if ctx.model.zones[value.name].type == "pool":
+            raise ProgramError(f"a pool cannot be indexed in {where}")
+        value = ctx.data["z"][value.key]
+    if not isinstance(value, list):
+        raise ProgramError(f"only lists and zones can be indexed in {where}")
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(value):
+        raise ProgramError(f"index {i!r} out of range 0..{len(value) - 1} in {where}")
+    return value[i]
+
+
+def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *args: Any) -> Any:
+    try:
+        return impl(ctx, where, *args)
+    except (TypeError, ValueError):
+        # A value of the wrong kind (a text where a number belongs, a list for a node).
+        shown = ", ".join(label_of(ctx.model, a) for a in args)
+        raise ProgramError(f"{name}() cannot take ({shown}) in {where}") from None
+
+
+def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> Iterator[Any]:
+    """The elements of a comprehension's source, each bound to `var` in turn; the old binding comes back after."""
+    items = as_list(ctx.model, ctx.data, source, where)
+    had, old = var in env, env.get(var)
+    try:
+        for item in items:
+            ctx.tick(where)
+            env[var] = item
+            yield item
+    finally:
+        if had:
+            env[var] = old
+        else:
+            env.pop(var, None)
+
+
+def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
+    return list(as_list(ctx.model, ctx.data, source, where))
+
+
+def over_budget(ctx: Ctx, where: str) -> None:
+    ctx.steps -= 1
+    ctx.tick(where)
+
+
+def player_list(data: dict[str, Any]) -> list[int]:
+    return list(range(data["n"]))
+
+
+def copy_list(items: list[Any]) -> list[Any]:
+    return list(items)
+
+
+def player_name(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def per_player_item(kind: str, p: int) -> str:
+    return f"{kind}_{p}"
+
+
+def shown(ctx: Ctx, value: Any) -> str:
+    return value if isinstance(value, str) else label_of(ctx.model, value)
+
+
+def enter(ctx: Ctx, where: str) -> None:
+    ctx.enter(where)
+
+
+NAMES: dict[str, Any] = {
+    "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
+    "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "player_owner": player_owner,
+    "index": index, "call_builtin": call_builtin, "each": each, "loop_items": loop_items,
+    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
+    "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
+    "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
+    "BudgetExceeded": BudgetExceeded,
+}
