@@ -30,6 +30,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..model import ZoneRef
+from ..runtime.context import MAX_DEPTH
 from . import builtins, support
 from .compiler import Compiler
 from .definitions import Definition
@@ -168,13 +169,19 @@ class GeneratingCompiler(Compiler):
         where = f"{what} {definition.name} ({definition.location})"
         bind = ast.Dict(list[ast.expr | None]([_const(n) for n in names]), [_sub(_name("args"), _const(i)) for i in range(len(names))])
         handlers = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])] if catch_return else []
+        depth = _attr(_name(CTX), "depth")
+        frames = _attr(_name(CTX), "frames")
+        too_deep = ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)])
         return [
-            ast.Expr(_call(_attr(_name(CTX), "enter"), _const(where))),
+            ast.AugAssign(_store(depth), ast.Add(), _const(1)),
+            ast.Expr(_call(_attr(frames, "append"), _const(where))),
+            ast.If(too_deep, [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], []),
             ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")),
             ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], bind),
             ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
             ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved")),
-                                         ast.Expr(_call(_attr(_name(CTX), "leave")))]),
+                                         ast.AugAssign(_store(depth), ast.Sub(), _const(1)),
+                                         ast.Expr(_call(_attr(frames, "pop")))]),
         ]
 
     def _rule_function(self, definition: Definition, body: ast.expr) -> Any:
@@ -300,8 +307,18 @@ class GeneratingCompiler(Compiler):
         reader, result_type = self.field_reader(base_type, field, field_token)  # checks, and the general reader
         model = self.model
         is_me = isinstance(base, ast.Attribute) and base.attr == "me"
-        checked = base if is_me else _call("not_none", base, _const(f"cannot read '.{field}' of none in "
-                                                                    f"{self.where(node)}"))
+        none_message = _const(f"cannot read '.{field}' of none in {self.where(node)}")
+        checked = base if is_me else _call("not_none", base, none_message)
+        if base_type in model.kinds:
+            # An item: a table lookup that finds nothing for none, so the check costs nothing when it passes.
+            definition = model.kinds[base_type]
+            table = _data("ev") if field in definition.vars else _name("ITEMS")
+            if field in definition.vars or field in definition.fields or field in ("id", "name", "owner"):
+                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
+                return _sub(found, field), result_type
+        if base_type not in model.kinds and base_type != "player":
+            return _call("any_field", _name(CTX), base, _const(field), self.constant(self._by_kind(field), "fields"),
+                         _const(self._for_player(field)), none_message, _const(self.where(node))), result_type
         if base_type == "player":  # in the order of the closure compiler's player fields
             if field in model.player_vars:
                 return _sub(_sub(_data("pv"), checked), field), result_type
@@ -324,6 +341,33 @@ class GeneratingCompiler(Compiler):
             if field in model.zones and model.zones[field].owner == base_type:
                 return _call("ZoneRef", _const(field), checked), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
+
+    def _by_kind(self, field: str) -> dict[str, str]:
+        """How each kind of item gives `field`, as the closure compiler's item readers do."""
+        model = self.model
+        table = {}
+        for kind_name, kind in model.kinds.items():
+            if field in kind.vars:
+                table[kind_name] = "var"
+            elif field in kind.fields or field in ("id", "name"):
+                table[kind_name] = "fixed"
+            elif field == "owner":
+                table[kind_name] = "owner"
+            elif field in model.zones and model.zones[field].owner == kind_name:
+                table[kind_name] = "zone"
+        return table
+
+    def _for_player(self, field: str) -> str | None:
+        model = self.model
+        if field in model.player_vars:
+            return "var"
+        if field in model.zones and model.zones[field].owner == "player":
+            return "zone"
+        if field in model.kinds and model.kinds[field].per_player:
+            return "kind"
+        if field in ("index", "name"):
+            return field
+        return None
 
     def g_index(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         base, base_type = self.gen_expr(node.children[0], scope)

@@ -107,6 +107,44 @@ def player_owner(model: Any, owner: Any, field: str, where: str) -> int:
     raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
 
+def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_player: str | None, none_message: str,
+              where: str) -> Any:
+    """A field of a value whose type is known only at run time: a player, or an item of some kind."""
+    kind_of_value = type(value)
+    if kind_of_value is str:
+        how = by_kind.get(ctx.model.item_kind.get(value, ""))
+        if how == "var":
+            return ctx.data["ev"][value][field]
+        if how == "fixed":
+            return ctx.model.item_data[value][field]
+        if how == "owner":
+            return ctx.model.item_data[value]["owner"]
+        if how == "zone":
+            return ZoneRef(field, value)
+        raise ProgramError(f"'{value}' has no field '{field}' in {where}")
+    if kind_of_value is int:
+        if for_player == "var":
+            return ctx.data["pv"][value][field]
+        if for_player == "zone":
+            return ZoneRef(field, value)
+        if for_player == "kind":
+            return f"{field}_{value}"
+        if for_player == "index":
+            return value
+        if for_player == "name":
+            return f"Player {value + 1}"
+        raise ProgramError(f"a player has no field '{field}' in {where}")
+    if value is None:
+        raise ProgramError(none_message)
+    if kind_of_value is bool:
+        raise ProgramError(f"a truth value has no field '{field}' in {where}")
+    raise ProgramError(f"{label_of(ctx.model, value)} has no field '{field}' in {where}")
+
+
+def fail(message: str) -> Any:
+    raise ProgramError(message)
+
+
 def index(ctx: Ctx, value: Any, i: Any, where: str) -> Any:
     if isinstance(value, ZoneRef):
         if ctx.model.zones[value.name].type == "pool":
@@ -180,7 +218,7 @@ def enter(ctx: Ctx, where: str) -> None:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "each": each, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,

@@ -137,6 +137,10 @@ class Ctx:
         if self.depth > MAX_DEPTH:
             raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}{self._callers()}")
 
+    def too_deep(self, where: str) -> None:
+        """Raise the nesting-limit error for a definition entered by generated code."""
+        raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}{self._callers()}")
+
     def leave(self) -> None:
         self.depth -= 1
         if self.frames:
@@ -153,9 +157,20 @@ class Ctx:
 def fork(base: dict[str, Any]) -> dict[str, Any]:
     """New game data sharing `base`'s containers; the flow and game vars, written by every job, are copied."""
     data = base.copy()
-    data["flow"] = copy_data(base["flow"])
+    data["flow"] = copy_flow(base["flow"])
     data["v"] = base["v"].copy()
     return data
+
+
+def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of the flow table; its usage counts are flat tables of numbers, copied whole."""
+    copied = flow.copy()
+    for key, value in flow.items():
+        if key == "usage":
+            copied[key] = {scope: counts.copy() for scope, counts in value.items()}
+        elif type(value) is dict or type(value) is list:
+            copied[key] = copy_data(value)
+    return copied
 
 
 def own_everything(data: dict[str, Any]) -> None:

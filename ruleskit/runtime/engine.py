@@ -43,9 +43,10 @@ class Action:
     id: str
     player: int
     _label: str | Callable[[], str]
-    _payload: dict[str, Any]
+    _payload: dict[str, Any] | Callable[[], dict[str, Any]]
 
-    def __init__(self, id: str, label: str | Callable[[], str], player: int, payload: dict[str, Any]) -> None:
+    def __init__(self, id: str, label: str | Callable[[], str], player: int,
+                 payload: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
         setter = object.__setattr__
         setter(self, "id", id)
         setter(self, "player", player)
@@ -66,11 +67,15 @@ class Action:
     @property
     def payload(self) -> dict[str, Any]:
         """What the action does, as plain data: a copy, so changing it changes nothing."""
-        return copy_data(self._payload)
+        return copy_data(self.internal_payload())
 
     def internal_payload(self) -> dict[str, Any]:
         """The payload itself, for the engine, which never changes it."""
-        return self._payload
+        payload = self._payload
+        if not isinstance(payload, dict):
+            payload = payload()
+            object.__setattr__(self, "_payload", payload)
+        return payload
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):
@@ -230,7 +235,9 @@ def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], playe
             return _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
         return f"{action.name} ({', '.join(labels.values())})"
 
-    payload = {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
+    def payload() -> dict[str, Any]:
+        return {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
+
     return Action(action_id, label, player, payload)
 
 
