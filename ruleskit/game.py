@@ -102,12 +102,17 @@ class Game:
     display: dict[str, Any]
     definitions: dict[str, Any]
     backend: str = "compiled"
-    code: str = ""  # the generated Python, with the compiled backend
+    generated: Any = None  # the code generator, with the compiled backend
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
         self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages] for stage in self.stages}
+
+    @property
+    def code(self) -> str:
+        """The Python code generated for the pack's programs ("" with the closure backend)."""
+        return self.generated.module_source() if self.generated is not None else ""
 
     @property
     def chain(self) -> list[str]:
@@ -216,7 +221,7 @@ class GameBuilder:
             setup=setup, max_turns=flow.max_turns, ends=ends, score=score, tiebreaks=tiebreaks,
             before_scoring=before, invariants=invariants, groups=groups, heuristic=heuristic,
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
-            code=compiler.module_source() if isinstance(compiler, GeneratingCompiler) else "",
+            generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
         )
 
     # ------------------------------------------------------------- checks

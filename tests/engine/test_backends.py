@@ -116,3 +116,16 @@ def test_generated_code_reaches_no_python_builtin() -> None:
     game = ruleskit.load("ophir")
     for token in ("import", "__", "eval", "exec", "open(", "getattr", "globals"):
         assert token not in game.code
+
+
+def test_compile_command_prints_and_writes_the_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ruleskit.cli import main
+
+    pack = str(ROOT / "tests" / "packs" / "dice_race")
+    out = tmp_path / "dice_race.py"
+    assert main(["compile", pack, "--emit", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed == ruleskit.load(pack).code == out.read_text(encoding="utf-8")
+    assert "def rule_" in printed and "def hook_" in printed
+    assert main(["compile", pack]) == 0
+    assert "generated functions" in capsys.readouterr().out
