@@ -25,6 +25,10 @@ and the table shows the medians over the rounds. It also measures, in fresh proc
 `import ruleskit` and `ruleskit.load("ophir")` cold (an empty XDG_CACHE_HOME) and warm (the same
 cache folder after one load; and a second load in the same process), wall time, median of 5; and
 `ruleskit simulate ophir --workers 1` and `--workers 2` (games/s as simulate reports it).
+Per-call costs (µs, median over positions of one random game per player count, wall time):
+`apply` of a random legal action to a copy whose actions were listed; `legal_actions`, the first
+listing of the position apply produced; `clone`; and `legal_actions` of a position just restored
+with State.from_json (listed from scratch).
 """
 
 from __future__ import annotations
@@ -84,6 +88,43 @@ def replay(game, path):
     return {"cpu": cpu, "decisions": len(steps), "result": state.result, "matches_log": state.result == expected}
 
 
+def per_call(game, players, seed):
+    """Median µs of clone, apply, the next legal_actions, and legal_actions after from_json, on positions
+    sampled from one random game (every 25th decision)."""
+    import statistics
+    from ruleskit import State
+    state = game.new_game(players=players, seed=seed)
+    chooser = random.Random(seed)
+    samples, step = [], 0
+    while not state.is_terminal:
+        if step % 25 == 0:
+            samples.append(state.clone())
+        moves = state.legal_actions(state.players_to_decide()[0])
+        state.apply(moves[chooser.randrange(len(moves))])
+        step += 1
+    costs = {"clone": [], "apply": [], "legal_actions": [], "legal_actions_from_json": []}
+    for position in samples:
+        started = time.perf_counter()
+        copy = position.clone()
+        costs["clone"].append(time.perf_counter() - started)
+        moves = copy.legal_actions(copy.players_to_decide()[0])
+        action = moves[chooser.randrange(len(moves))]
+        started = time.perf_counter()
+        copy.apply(action)
+        costs["apply"].append(time.perf_counter() - started)
+        if not copy.is_terminal:
+            started = time.perf_counter()
+            copy.legal_actions()
+            costs["legal_actions"].append(time.perf_counter() - started)
+        restored = State.from_json(game, position.to_json())
+        started = time.perf_counter()
+        restored.legal_actions()
+        costs["legal_actions_from_json"].append(time.perf_counter() - started)
+    out = {name + "_us": round(statistics.median(times) * 1e6, 1) for name, times in costs.items()}
+    out["positions"] = len(samples)
+    return out
+
+
 def main():
     task = json.loads(sys.argv[1])
     if task["kind"] == "load":
@@ -109,6 +150,9 @@ def main():
                 state.apply(moves[chooser.randrange(len(moves))])
             write_log(state, path)
         print(json.dumps({"written": len(task["games"])}))
+        return
+    if task["kind"] == "calls":
+        print(json.dumps({str(p): per_call(game, p, seed) for p, seed in task["games"]}))
         return
     out = {"random": [], "replay": []}
     for players, seed in task["random"]:
@@ -234,6 +278,16 @@ def measure_games(sides: list[Side], worker: Path, work: Path, counts: list[int]
     return {"random_games": random_games, "logged_games": [[p, s] for p, s, _ in log_games], "rows": rows}
 
 
+def measure_calls(sides: list[Side], worker: Path, work: Path, counts: list[int], seed: int,
+                  say: Any) -> dict[str, Any]:
+    results = {}
+    for side in sides:
+        say(f"{side.name} engine: per-call costs...")
+        results[side.name] = side.task(worker, {"kind": "calls", "pack": PACK,
+                                                "games": [[p, seed + 100 * p] for p in counts]}, work)
+    return results
+
+
 def measure_loads(sides: list[Side], worker: Path, work: Path, repeats: int, say: Any) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for side in sides:
@@ -291,6 +345,15 @@ def print_tables(results: dict[str, Any]) -> None:
                       str(row["old_decisions_per_s"]), str(row["new_decisions_per_s"]),
                       f"{row['ratio_median']:.2f}×", f"{row['ratio_min']:.2f}-{row['ratio_max']:.2f}")
     console.print(games)
+    calls = Table(title="Per call, µs (median over positions of one random game per player count)",
+                  title_justify="left")
+    for column in ("engine", "players", "legal_actions", "apply", "clone", "legal_actions from JSON"):
+        calls.add_column(column, justify="right")
+    for name, by_players in results["calls"].items():
+        for players, row in by_players.items():
+            calls.add_row(name, players, f"{row['legal_actions_us']:.1f}", f"{row['apply_us']:.1f}",
+                          f"{row['clone_us']:.1f}", f"{row['legal_actions_from_json_us']:.1f}")
+    console.print(calls)
     loads = Table(title="Loading Ophir (wall ms, median of fresh processes)", title_justify="left")
     for column in ("engine", "import ruleskit", "cold load", "warm load (new process)", "warm load (same process)"):
         loads.add_column(column, justify="right")
@@ -353,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         results["games"] = measure_games(sides, worker, work, counts, args.games, args.logs, args.rounds,
                                          args.seed, say)
+        results["calls"] = measure_calls(sides, worker, work, counts, args.seed, say)
         results["loads"] = measure_loads(sides, worker, work, args.load_repeats, say)
         results["simulate"] = (measure_simulate(sides, work, args.simulate_games, say)
                                if args.simulate_games > 0 else {})
