@@ -10,14 +10,21 @@ from typing import Any
 
 import ruleskit
 from ruleskit import State
+from ruleskit.scenarios import load_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 PETE, YARA, BARB, GREG = 0, 1, 2, 3
 DESERT, FOREST, GLACIER = 0, 1, 2
 
 
+_GAME: list[ruleskit.Game] = []
+
+
 def scenario(name: str) -> State:
-    return ruleskit.scenario(str(SCENARIOS / f"{name}.toml"))
+    """The scenario's state, with the pack loaded once for the whole session."""
+    if not _GAME:
+        _GAME.append(ruleskit.load("navoria"))
+    return load_scenario(SCENARIOS / f"{name}.toml", _GAME[0])
 
 
 def play(state: State, *decisions: str) -> State:
