@@ -142,7 +142,7 @@ def test_three_goods_fill_the_three_docks() -> None:
     assert state.current_player == YARA
 
 
-def test_forest_order_needs_one_of_each() -> None:
+def test_two_goods_of_one_type_go_to_two_docks() -> None:
     state = scenario("docks")
     play(state, "from_centre:green", "art11", "forest", "desert")
     assert dock(state, PETE, "forest") == {"weapon": 1}  # 2 weapons: forest and desert
