@@ -11,9 +11,11 @@ import pytest
 
 import ruleskit
 from ruleskit.testing import check_pack_invariants
+from ruleskit.scenarios import load_scenario
 from ruleskit.testing.invariants import check_views
 
 PACK = Path(__file__).resolve().parents[2] / "games" / "navoria"
+SCENARIOS = Path(__file__).parent / "scenarios"
 COLOURS = ("blue", "yellow", "red", "purple", "green")
 
 
@@ -74,3 +76,32 @@ def test_pack_checks_clean() -> None:
     from ruleskit.cli import main
 
     assert main(["check", "navoria"]) == 0
+
+
+# ------------------------------------------------------------------ provisional data is data only
+
+VARIANT = Path(__file__).parent / "printed_data"
+
+
+@pytest.fixture(scope="module")
+def printed() -> ruleskit.Game:
+    return ruleskit.load(str(VARIANT))
+
+
+def test_data_variant_changes_values_not_rules(printed: ruleskit.Game) -> None:
+    """DATA.md's provisional faces are replaced by a variant of item fields only; the rules use the new values."""
+    state = load_scenario(SCENARIOS / "treasure.toml", printed)  # forest now 7 long, treasure 7
+    assert state.data["pv"][2]["explorer"][1] == 7 and state.data["pv"][2]["crowns"] == 7
+    state = load_scenario(VARIANT / "blue_second_space.toml", printed)  # no choices on blue_2 now
+    assert state.data["pv"][0]["crowns"] == 4 and state.pending is None and state.current_player == 1
+    state = load_scenario(SCENARIOS / "final_scoring.toml", printed)  # Barb's desert soldier: 3 per post
+    assert state.data["pv"][2]["soldier_crowns"] == 6
+
+
+def test_data_variant_plays(printed: ruleskit.Game) -> None:
+    state = printed.new_game(players=4, seed=2)
+    chooser = random.Random(2)
+    while not state.is_terminal:
+        check_pack_invariants(state)
+        state.apply(chooser.choice(state.legal_actions()))
+    assert state.result is not None and state.result["reason"] == "the third round is over"
