@@ -8,7 +8,20 @@ face of DATA.md that matches the example's text.
 from __future__ import annotations
 
 from navoria_helpers import (
-    BARB, FOREST, GLACIER, GREG, PETE, YARA, crowns, dock, favoured, ids, pool, pv, scenario, zone,
+    BARB,
+    FOREST,
+    GLACIER,
+    GREG,
+    PETE,
+    YARA,
+    crowns,
+    dock,
+    favoured,
+    ids,
+    pool,
+    pv,
+    scenario,
+    zone,
 )
 
 

@@ -7,7 +7,22 @@ import random
 
 import pytest
 from navoria_helpers import (
-    BARB, DESERT, FOREST, GLACIER, GREG, PETE, YARA, crowns, dock, favoured, ids, play, pool, pv, scenario, zone,
+    BARB,
+    DESERT,
+    FOREST,
+    GLACIER,
+    GREG,
+    PETE,
+    YARA,
+    crowns,
+    dock,
+    favoured,
+    ids,
+    play,
+    pool,
+    pv,
+    scenario,
+    zone,
 )
 
 import ruleskit

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import ruleskit
-from ruleskit.testing import check_pack_invariants
 from ruleskit.scenarios import load_scenario
+from ruleskit.testing import check_pack_invariants
 from ruleskit.testing.invariants import check_views
 
 PACK = Path(__file__).resolve().parents[2] / "games" / "navoria"
