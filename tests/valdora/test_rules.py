@@ -32,16 +32,16 @@ def test_setup(game: ruleskit.Game, players: int) -> None:
     assert not any(pv(state, p, "provisions") for p in range(players))
     assert state.data["flow"]["active"] == 0 and state.stage == "move"
     # 6 random gemstones on each of the 13 road spaces: the bag is empty.
-    roads = [f"road_{i}" for i in range(1, 14)]
-    assert all(sum(zone(state, f"gems@{r}").values()) == 6 for r in roads)
+    deposits = [f"dep_{i}" for i in range(1, 14)]
+    assert all(sum(zone(state, f"gems@{d}").values()) == 6 for d in deposits)
     assert sum(zone(state, "bag").values()) == 0
-    totals = {g: sum(zone(state, f"gems@{r}")[g] for r in roads) for g in ("ruby", "sapphire", "amethyst", "emerald", "gold")}
+    totals = {g: sum(zone(state, f"gems@{d}")[g] for d in deposits) for g in ("ruby", "sapphire", "amethyst", "emerald", "gold")}
     assert totals == {"ruby": 13, "sapphire": 13, "amethyst": 15, "emerald": 15, "gold": 22}
     # The four books: each pile shuffled onto the right side of its city.
-    sizes = {c: (len(zone(state, f"right@{c}")), len(zone(state, f"left@{c}"))) for c in ("city_a", "city_b", "city_c", "city_d")}
-    assert sizes == {"city_a": (18, 0), "city_b": (18, 0), "city_c": (27, 0), "city_d": (27, 0)}
-    assert all(p.startswith("e") for p in zone(state, "right@city_a") + zone(state, "right@city_b"))
-    assert all(p.startswith("c") for p in zone(state, "right@city_c") + zone(state, "right@city_d"))
+    sizes = {b: (len(zone(state, f"right@{b}")), len(zone(state, f"left@{b}"))) for b in ("catalog_a", "catalog_b", "book_c", "book_d")}
+    assert sizes == {"catalog_a": (18, 0), "catalog_b": (18, 0), "book_c": (27, 0), "book_d": (27, 0)}
+    assert all(p.startswith("e") for p in zone(state, "right@catalog_a") + zone(state, "right@catalog_b"))
+    assert all(p.startswith("c") for p in zone(state, "right@book_c") + zone(state, "right@book_d"))
     # Craftsmen: with 3 players one violet, red, blue and green tile are removed.
     expected = {"grey": 9, "yellow": 9, "white": 5, "violet": 4, "red": 4, "blue": 4, "green": 4}
     if players == 3:
@@ -53,9 +53,9 @@ def test_setup(game: ruleskit.Game, players: int) -> None:
 def test_books_show_only_the_top_page(game: ruleskit.Game) -> None:
     state = game.new_game(players=4, seed=2)
     view = state.view(1)["zones"]
-    top = zone(state, "right@city_a")[0]
-    assert top in str(view["right@city_a"]) and zone(state, "right@city_a")[1] not in str(view["right@city_a"])
-    assert "27" in str(view["right@city_c"])
+    top = zone(state, "right@catalog_a")[0]
+    assert top in str(view["right@catalog_a"]) and zone(state, "right@catalog_a")[1] not in str(view["right@catalog_a"])
+    assert "27" in str(view["right@book_c"])
 
 
 # ------------------------------------------------------------------ movement
@@ -154,8 +154,8 @@ def test_one_action_per_turn_even_after_only_turning_a_page() -> None:
 
 def test_equipment_costs_one_gold_paid_to_the_discard_space() -> None:
     state = scenario("buy_equipment")
-    assert "buy:e01,pan_0" in ids(state)
-    play(state, "buy:e01,pan_0")
+    assert "buy:e01,pick,pan_0" in ids(state)
+    play(state, "buy:e01,pick,pan_0")
     assert zone(state, "equipment@0") == ["pan_0", "e11", "e01"]
     assert item(state, "pan_0")["load"] is None and pool(state, "discard") == {"gold": 1}
     assert pv(state, 0, "coins") == 2
@@ -166,9 +166,9 @@ def test_equipment_costs_one_gold_paid_to_the_discard_space() -> None:
 def test_only_one_of_each_equipment_item() -> None:
     state = scenario("buy_equipment")
     play(state, "turn_page:right")  # e01 (pick) turns over; e08 shows its chisel: the player owns one
-    assert zone(state, "right@city_a")[0] == "e08"
+    assert zone(state, "right@catalog_a")[0] == "e08"
     assert not any(a.startswith("buy:e08") for a in ids(state))
-    assert "buy:e01,pan_0" in ids(state)  # e01 now shows its back, a hammer, which may be bought
+    assert "buy:e01,hammer,pan_0" in ids(state)  # e01 now shows its back, a hammer, which may be bought
 
 
 def test_load_gold_before_buying_equipment() -> None:
@@ -180,16 +180,16 @@ def test_load_gold_before_buying_equipment() -> None:
 def test_only_the_top_page_of_a_side_may_be_bought() -> None:
     state = scenario("buy_equipment")
     with pytest.raises(IllegalAction):
-        state.apply("buy:e08,pan_0")  # under e01
+        state.apply("buy:e08,chisel,pan_0")  # under e01
 
 
 def test_a_fourth_commission_needs_one_returned_first_without_refund() -> None:
     state = scenario("commission_limit")
     assert not any(a.startswith("buy:") for a in ids(state))
     play(state, "return_commission:c02,left")
-    assert zone(state, "left@city_d")[:2] == ["c02", "c12"] and item(state, "c02")["flipped"] is True
+    assert zone(state, "left@book_d")[:2] == ["c02", "c12"] and item(state, "c02")["flipped"] is True
     assert pv(state, 0, "coins") == 2  # no refund
-    play(state, "buy:c11,none")
+    play(state, "buy:c11,ask_gold,none")
     assert zone(state, "open@0") == ["c03", "c04", "c11"] and pv(state, 0, "coins") == 1
 
 
