@@ -291,3 +291,28 @@ def test_a_tie_on_points_and_coins_shares_the_victory() -> None:
     state = scenario("shared_victory")
     play(state, "provisions")
     assert state.result["scores"][:2] == [40, 40] and state.result["winners"] == [0, 1]
+
+
+def test_no_bonus_tile_once_the_supply_has_run_out() -> None:
+    state = scenario("bonus_supply_empty")
+    play(state, "deliver:c01", "e16", "deliver:c27")
+    assert pool(state, "owned_workshops@0") == {"violet": 1, "blue": 1}  # the workshops still open
+    assert pv(state, 0, "bonus") == 0 and state.data["v"]["bonus_supply"] == 0
+
+
+def test_only_the_first_player_with_enough_craftsmen_opens_a_workshop() -> None:
+    state = scenario("workshop_taken")
+    play(state, "deliver:c07")
+    assert pool(state, "hired@0") == {"red": 2}
+    assert pool(state, "owned_workshops@0") == {} and pool(state, "owned_workshops@1") == {"red": 1}
+
+
+def test_equipment_coins_tiles_and_incomplete_commissions_are_public() -> None:
+    # Easily forgotten: everything but the completed commissions is visible to all players.
+    state = scenario("bernd")
+    view = state.view(2)
+    assert view["player_vars"][0]["coins"] == 2
+    assert view["zones"]["equipment@0"] == ["pan_0", "e02", "e16"]
+    assert view["zones"]["open@0"] == ["c01", "c27", "c07"]
+    assert view["zones"]["hired@0"]["violet"] == 1
+    assert view["items"]["e16"]["load"] == "amethyst"
