@@ -55,3 +55,35 @@ def test_pack_checks_clean() -> None:
     from ruleskit.cli import main
 
     assert main(["check", "valdora"]) == 0
+
+
+VARIANT_DATA = """
+[replace.kinds.colour]
+label = "Colour"
+fields = { need = "int", points = "int", seat = "int" }
+items.violet = { name = "violet", need = 2, points = 5, seat = 0 }
+items.red = { name = "red", need = 2, points = 5, seat = 1 }
+items.blue = { name = "blue", need = 2, points = 5, seat = 2 }
+items.green = { name = "green", need = 2, points = 5, seat = 3 }
+items.yellow = { name = "yellow", need = 3, points = 4, seat = 4 }
+items.grey = { name = "silver-grey", need = 3, points = 4, seat = 5 }
+items.white = { name = "white", need = 3, points = 12, seat = 6 }
+
+[update.kinds.face.items.horse]
+load_cost = 2
+"""
+
+
+def test_provisional_data_is_replaced_by_a_data_only_variant(tmp_path: Path) -> None:
+    (tmp_path / "pack.toml").write_text(
+        'name = "valdora-data"\nversion = "1.0"\nplayers = { min = 3, max = 5 }\n'
+        'extends = "valdora"\nfiles = ["data.toml"]\n')
+    (tmp_path / "data.toml").write_text(VARIANT_DATA)
+    variant = ruleskit.load(str(tmp_path))
+    assert variant.model.item_data["horse"]["load_cost"] == 2
+    assert variant.model.item_data["white"]["need"] == 3
+    state = variant.new_game(players=3, seed=2)
+    chooser = random.Random(2)
+    for _ in range(300):
+        state.apply(chooser.choice(state.legal_actions()))
+    assert broken_invariants(state) == []
