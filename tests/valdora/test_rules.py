@@ -226,10 +226,9 @@ def test_harbours_cannot_load_while_the_discard_space_is_empty() -> None:
 
 def test_unloading_a_cart_to_reload_a_different_gem_pays_again() -> None:
     state = scenario("unload_cart")
-    play(state, "unload:e16")
-    assert item(state, "e16")["load"] is None and pool(state, "discard") == {"amethyst": 1}
-    assert "load:e16,ruby" in ids(state)
-    play(state, "load:e16,ruby")
+    assert ids(state) == ["reload:e16,ruby"]  # not for another amethyst
+    play(state, "reload:e16,ruby")
+    assert pool(state, "discard") == {"amethyst": 1} and pool(state, "gems@dep_2") == {"amethyst": 2}
     assert pv(state, 0, "coins") == 2 and item(state, "e16")["load"] == "ruby"
 
 
