@@ -127,3 +127,210 @@ def test_enhanced_explorer_picks_any_colour() -> None:
     state = scenario("enhanced_explorer")
     play(state, "place:explorer_1")  # white or yellow only, but enhanced
     assert "explore:w10,red" in ids(state)
+
+
+# ------------------------------------------------------------------ the cabin
+
+def test_hold_colour_requirements() -> None:
+    state = scenario("holds")  # purser's hold: red, green; merchant's: black; captain's: purple, green
+    holds = {a.split(":")[1] for a in ids(state) if a.startswith("to_hold:")}
+    assert {"purser_hold_0,black", "purser_hold_0,white"} <= holds and "purser_hold_0,red" not in holds  # all different
+    assert "merchant_hold_0,black" in holds and "merchant_hold_0,red" not in holds  # all the same colour
+    assert "captain_hold_0,red" in holds and "captain_hold_0,white" not in holds  # its icons only
+    assert all(f"{h}_hold_0,gem" in holds for h in ("captain", "pilot", "purser", "merchant", "scientist"))  # wild
+    with pytest.raises(IllegalAction):
+        state.apply("to_hold:captain_hold_0,white")
+
+
+def test_completing_a_hold_with_a_gem_returns_treasures_and_scores() -> None:
+    state = scenario("holds")
+    bag = dict(zone(state, "bag"))
+    play(state, "to_hold:captain_hold_0,red", "to_hold:captain_hold_0,gem")
+    assert item(state, "captain_hold_0")["done"] is True and pv(state, 0, "vp") == 12
+    assert pool(state, "contents@captain_hold_0") == {}
+    assert zone(state, "bag")["purple"] == bag["purple"] + 1 and zone(state, "bag")["red"] == bag["red"] + 1
+    assert zone(state, "gem_supply")["gem"] == 13  # the gem goes back to the supply
+    assert not any(a.startswith("to_hold:captain_hold_0") for a in ids(state))  # the token covers it
+
+
+def test_storage_pair_limits_and_gems() -> None:
+    state = scenario("storage")  # storage: black, red, red, gem, gem; in hand: purple, green, gem
+    assert "to_storage:purple" in ids(state) and "to_storage:green" not in ids(state)  # red/green pair is full
+    play(state, "to_storage:gem")
+    assert "to_storage:purple" in ids(state)
+    play(state, "to_storage:purple")
+    assert pool(state, "storage@0") == {"black": 1, "purple": 1, "red": 2, "gem": 3}
+    assert not any(a.startswith("exchange") for a in ids(state))  # 3 gems already
+
+
+def test_exchange_and_sell_from_storage() -> None:
+    state = scenario("storage")
+    play(state, "exchange:red")
+    assert pool(state, "storage@0") == {"black": 1, "gem": 3}
+    play(state, "sell:gem,5", "sell:black,2")
+    assert pv(state, 0, "gold") == 7 and pool(state, "storage@0") == {"gem": 2}
+    assert zone(state, "gem_supply")["gem"] == 12 - 1 + 1
+
+
+def test_chest_fills_in_order_and_a_gem_takes_the_colour_it_replaces() -> None:
+    state = scenario("chest")  # chest: white, yellow, green; in hand: red, purple, gem
+    assert "to_chest:purple" not in ids(state) and "to_chest:red" in ids(state)
+    play(state, "to_chest:gem")  # in red's place: red's reward
+    assert pv(state, 0, "vp") == 3 and zone(state, "chest@0")[-1] == "gem"
+    assert "to_chest:purple" in ids(state) and "to_chest:red" not in ids(state)
+    play(state, "to_chest:purple")
+    assert pv(state, 0, "vp") == 7
+
+
+def test_treasures_not_placed_by_the_end_of_the_turn_are_lost() -> None:
+    state = scenario("chest")
+    bag = dict(zone(state, "bag"))
+    play(state, "to_chest:red", "done")
+    assert pool(state, "loose@0") == {}
+    assert zone(state, "bag")["purple"] == bag["purple"] + 1 and zone(state, "gem_supply")["gem"] == 13
+
+
+def test_enhanced_action_not_on_the_turn_the_hold_is_completed() -> None:
+    state = scenario("enhanced")  # merchant's hold holds 2 reds; a red in hand
+    play(state, "to_hold:merchant_hold_0,red")
+    assert item(state, "merchant_hold_0")["done"] is True and pv(state, 0, "vp") == 5
+    assert "enhanced" not in ids(state)
+    play(state, "basic", "done")
+    assert pv(state, 0, "vp") == 10
+
+
+def test_one_gold_action_per_turn() -> None:
+    state = scenario("merchant")
+    play(state, "place:merchant_1", "gold:2")
+    assert not any(a.startswith("gold") for a in ids(state))
+
+
+def test_purser_gold_action_draws_a_treasure() -> None:
+    state = scenario("purser")
+    play(state, "place:purser_2", "gold:3")
+    assert pv(state, 0, "gold") == 0 and sum(pool(state, "loose@0").values()) == 1
+
+
+def test_scientist_enhanced_draws_then_discards() -> None:
+    assert "enhanced" not in ids(play(scenario("scientist"), "place:scientist_1"))  # hold not complete
+    state = scenario("scientist_enhanced")
+    play(state, "place:scientist_1", "enhanced")
+    assert zone(state, "science_hand@0") == ["sci_draw_1", "sci_store_red_1"] and state.pending is not None
+    play(state, "sci_store_red_1")  # the card just drawn may be the one discarded
+    assert zone(state, "science_hand@0") == ["sci_draw_1"] and "sci_store_red_1" in zone(state, "science_used")
+    play(state, "basic")
+    assert pv(state, 0, "power") == 2
+
+
+def test_scientist_third_space_on_the_small_side_is_advance_or_draw() -> None:
+    state = scenario("scientist")
+    play(state, "place:scientist_3", "basic")
+    assert state.pending is not None and sorted(ids(state)) == ["false", "true"]
+    play(state, "true")
+    assert pv(state, 0, "power") == 0 and zone(state, "science_hand@0") == ["sci_draw_1", "sci_store_red_1"]
+
+
+def test_scientist_gold_action_power_is_capped_at_5() -> None:
+    state = scenario("scientist")
+    play(state, "place:scientist_1", "basic", "gold_science:power")
+    assert pv(state, 0, "power") == 3 and pv(state, 0, "gold") == 0
+
+
+# ------------------------------------------------------------------ science cards
+
+def test_science_card_pick_up_from_any_water_space() -> None:
+    state = scenario("science_cards")
+    play(state, "science:sci_fish_1")
+    assert state.pending is not None and "w33" in ids(state)
+    play(state, "w11")
+    assert sorted(ids(state)) == ["black", "red"]
+    play(state, "black")
+    assert pool(state, "loose@0") == {"black": 1} and pv(state, 0, "power") == 1
+    assert pool(state, "treasures@w11") == {"red": 1}
+
+
+def test_science_card_sail_one_space_for_3_gold() -> None:
+    state = scenario("science_cards")
+    play(state, "science:sci_sail_1")
+    assert "w10" not in ids(state) and sorted(ids(state)) == ["w01", "w11"]  # w10 holds a ship
+    play(state, "w01")
+    assert ship(state, 0) == "w01" and pv(state, 0, "gold") == 0 and pool(state, "loose@0") == {"yellow": 1}
+
+
+def test_game_end_cards_are_not_playable_during_the_game() -> None:
+    state = scenario("science_cards")
+    assert "science:sci_store_red_1" not in ids(state)
+
+
+# ------------------------------------------------------------------ bag, turn order, days, end
+
+def test_empty_bag_gets_an_extra_set_whose_treasures_leave_the_game() -> None:
+    state = scenario("empty_bag")  # the purser's gold action drew from an empty bag
+    assert var(state, "extra_sets") == 1 and sum(pool(state, "loose@0").values()) == 1
+    assert sum(pool(state, "bag").values()) == 7
+    play(state, "sell:white,2")
+    assert pool(state, "removed") == {"white": 1} and pool(state, "extra_owed")["white"] == 1
+
+
+def test_turn_order_from_the_hourglass_and_it_passes_each_cycle(game: ruleskit.Game) -> None:
+    state = finish_setup(game.new_game(players=3, seed=1))
+    glass = var(state, "hourglass")
+    turns = []
+    for cycle in range(4):
+        for p in state.players_to_decide():
+            state.apply(state.legal_actions(p)[0], player=p)
+        for _ in range(3):
+            turns.append(state.current_player)
+            play(state, next(a for a in ids(state) if a.startswith("place:")), "done")
+        if cycle < 3:
+            assert var(state, "hourglass") == (glass + cycle + 1) % 3
+    assert turns == [(glass + c + k) % 3 for c in range(4) for k in range(3)]
+
+
+def test_crew_choice_is_secret_until_all_have_chosen(game: ruleskit.Game) -> None:
+    state = finish_setup(game.new_game(players=3, seed=2))
+    assert sorted(state.players_to_decide()) == [0, 1, 2]
+    state.apply("crew:merchant", player=1)
+    assert state.players_to_decide() == [0, 2]
+    for viewer in (0, 2):
+        assert "merchant" not in str(state.view(viewer)["flow"]) and "merchant" in str(state.view(1)["flow"])
+        assert len(state.view(viewer)["zones"]["crew_hand@1"]) == 7
+    state.apply("crew:captain", player=0)
+    state.apply("crew:purser", player=2)
+    assert [pv(state, p, "crew_now") for p in range(3)] == ["captain", "merchant", "purser"]
+    assert state.view(0)["zones"]["crew_played@1"] == ["merchant"]
+
+
+def test_game_end_science_cards_and_final_scoring() -> None:
+    state = scenario("game_end")  # the last turn of day 4 ended
+    assert state.pending["player"] == 0
+    play(state, "sci_store_red_1", "sci_store_red_2")  # the red, then the gem: once each
+    assert state.pending["player"] == 1  # player 1's power is spent: no more cards
+    play(state, "sci_chest_red_2")
+    assert state.is_terminal
+    result = state.result
+    # P0: 10 + 6 + 6 + (3 gold + red 2 + gem 5 + white 2) // 5 = 24; P1: 20 + 3 + 5 // 5 = 24; P2: 24.
+    assert result["scores"] == [24, 24, 24]
+    # Ties: completed holds (P1, P2 one each), then treasures in incomplete holds (P2 two).
+    assert result["ranking"] == [2, 1, 0] and result["winners"] == [2]
+    assert pool(state, "storage@0") == {}
+
+
+def test_game_end_card_needs_power(game: ruleskit.Game) -> None:
+    state = scenario("game_end")
+    play(state, "none")  # player 0 plays no card
+    play(state, "sci_chest_red_2")
+    assert state.result["scores"][0] == 10 + (3 + 9) // 5
+
+
+def test_four_days(game: ruleskit.Game) -> None:
+    import random
+
+    state = game.new_game(players=2, seed=5)
+    chooser = random.Random(5)
+    days = set()
+    while not state.is_terminal:
+        days.add(var(state, "day"))
+        state.apply(chooser.choice(state.legal_actions()))
+    assert days == {1, 2, 3, 4} and state.result["reason"] == "four days played"
+    assert len(zone(state, "discovery_out")) == 12
