@@ -11,7 +11,6 @@ from nereus_helpers import ids, item, play, pool, pv, scenario, ship, var, zone
 import ruleskit
 from ruleskit import IllegalAction
 
-
 BOARD = Path(__file__).resolve().parents[2] / "games" / "nereus" / "board_data.toml"
 CARDS = tomllib.loads(BOARD.read_text())["kinds"]["discovery"]["items"]
 
