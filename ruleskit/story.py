@@ -1,0 +1,77 @@
+"""What a decision did, told as events: chance outcomes, messages, refused picks, new turns and phases.
+
+Built from the state's public record: each `state.history` entry holds the
+decision, its chance outcomes and its messages; the flow before and after
+tells turn, round and phase changes. Outcomes that could reveal hidden
+information (a shuffle's order, a random card) are told without their value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from .safetext import clean
+
+if TYPE_CHECKING:
+    from .display import Display
+    from .runtime.state import State
+
+FLOW_KEYS = ("phase", "turn", "round", "active")
+
+
+def flow_mark(state: State) -> dict[str, Any]:
+    """The parts of the flow whose change is worth telling."""
+    flow = state.data["flow"]
+    return {key: flow.get(key) for key in FLOW_KEYS}
+
+
+def chance_event(display: Display, outcome: dict[str, Any]) -> str:
+    if "roll" in outcome:
+        scripted = " (scripted)" if outcome.get("scripted") else ""
+        return f"rolls {clean(outcome['roll'])}: {clean(outcome['value'])}{scripted}"
+    if "random" in outcome:
+        picked = outcome["random"]
+        board = display.model.board
+        if isinstance(picked, int) or (board is not None and display.model.item_kind.get(picked) == board.nodes):
+            return f"picked at random: {display.value(picked)}"
+        return "a random pick is made"
+    if "shuffle" in outcome:
+        name = str(outcome["shuffle"]).partition("@")[0]
+        return f"{display.label(name)} is shuffled"
+    if "shuffled" in outcome:
+        return "a random order is drawn"
+    if "sample" in outcome:
+        return f"{len(outcome['sample'])} picked at random"
+    return "a chance outcome"
+
+
+def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State) -> list[Text]:
+    """The lines telling one history entry's consequences (not the decision itself)."""
+    lines = [Text("  ⚄ " + chance_event(display, outcome), style="cyan") for outcome in entry.get("chance", [])]
+    for message in entry.get("messages", []):
+        style = "yellow" if "refused" in str(message) else ""
+        lines.append(Text("  · " + clean(message), style=style))
+    if after.is_terminal:
+        result = after.result or {}
+        lines.append(Text(f"  ■ the game ends: {clean(result.get('reason', ''))}", style="bold"))
+        return lines
+    now = flow_mark(after)
+    if before is not None and before != now:
+        if now["phase"] != before["phase"]:
+            lines.append(Text(f"  ▸ phase: {display.label(str(now['phase']))}", style="bold magenta"))
+        elif now["round"] != before["round"]:
+            lines.append(Text(f"  ▸ round {now['round']}", style="magenta"))
+        if now["turn"] != before["turn"]:
+            lines.append(Text(f"  ▸ turn {now['turn']}: {display.player_name(int(now['active']))}",
+                              style="magenta"))
+    return lines
+
+
+def decision_line(display: Display, player: int, seat: str, label: str, secret: bool) -> Text:
+    line = Text(display.player_name(player), style="bold")
+    if seat:
+        line.append(f" ({clean(seat)})", style="dim")
+    line.append(": " + ("makes a secret choice" if secret else clean(label)))
+    return line
