@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def run(args: argparse.Namespace) -> int:
     from ..game import load
+    from ..safetext import clean
 
     game = load(args.pack)
-    print(game.summary())
+    print(clean(game.summary()))
     return 0

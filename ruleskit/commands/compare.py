@@ -85,6 +85,8 @@ def _table(title: str, first: str) -> Any:
 
 
 def _add(table: Any, row: dict[str, Any], rate: bool) -> None:
+    from ..safetext import markup_safe
+
     low, high = row["ci95"]
     if rate:
         base, variant = _percent(row["base"]["rate"]), _percent(row["variant"]["rate"])
@@ -93,13 +95,15 @@ def _add(table: Any, row: dict[str, Any], rate: bool) -> None:
         base, variant = f"{row['base']['mean']:.1f}", f"{row['variant']['mean']:.1f}"
         scale = 1.0
     flag = "[bold red]*[/]" if row["significant"] else ""
-    table.add_row(row["what"], base, variant, f"{scale * row['difference']:+.1f}",
+    table.add_row(markup_safe(row["what"]), base, variant, f"{scale * row['difference']:+.1f}",
                   f"{scale * low:+.1f}..{scale * high:+.1f}", f"{row['p_adjusted']:.3f}", flag)
 
 
 def print_comparison(console: Any, result: dict[str, Any]) -> None:
+    from ..safetext import markup_safe
+
     base, variant = result["base"], result["variant"]
-    console.print(f"[bold]{variant['pack']}[/] against [bold]{base['pack']}[/]: {result['games']} games each, "
+    console.print(f"[bold]{markup_safe(variant['pack'])}[/] against [bold]{markup_safe(base['pack'])}[/]: {result['games']} games each, "
                   f"{result['players']} players, bots {','.join(result['bots'])}, seed {result['seed']} "
                   f"(the same seeds for both)")
     sections = [("Win rate by seat (change in points of %)", "seat", result["seats"], True)]
@@ -116,7 +120,7 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
     console.print(f"End reasons overall: chi-square {overall['statistic']:.2f} on {overall['df']} df, "
                   f"p {overall['p_adjusted']:.3f}{' [bold red]*[/]' if overall['significant'] else ''}")
     for note in result["group_notes"]:
-        console.print(f"[dim]note:[/] {note}")
+        console.print(f"[dim]note:[/] {markup_safe(note)}")
     flagged = result["significant"]
     if flagged:
         console.print(f"[bold]{len(flagged)} significant difference{'s' if len(flagged) != 1 else ''}[/] "
@@ -130,4 +134,4 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
                   "reasons overall).[/]")
     for side in ("base", "variant"):
         for error in result["errors"][side][:3]:
-            console.print(f"[red]error[/red] ({side}) {error}")
+            console.print(f"[red]error[/red] ({side}) {markup_safe(error)}")

@@ -74,3 +74,19 @@ def test_the_game_end_reason_is_shown_literally(script, capsys, tmp_path: Path) 
     code = main(["play", HOSTILE, "--seats", "random,random", "--log", str(tmp_path / "log.jsonl")])
     text = capsys.readouterr().out
     assert code == 0 and "[/x]won" in text and "\x1b[?1049h" not in text
+
+
+def test_error_messages_quoting_pack_text_are_cleaned(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "pack.toml").write_text('name = "x"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        '"\\u001b]0;pwned\\u0007\\u001b[2Jbad" = 1\n')
+    assert main(["check", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "unknown key" in err and "bad" in err
+    for sequence in FORBIDDEN:
+        assert sequence not in err, repr(sequence)
+
+
+def test_simulate_and_diff_show_pack_names_literally(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", HOSTILE, "--games", "3", "--players", "2", "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "hostile 1" in out and "[/x]won" in out and "\x1b" not in out
