@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 HINT_KEYS = ("title", "players", "symbols", "labels", "hide", "board")
 _CELL = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Values the compact layout leaves out: empty zones and values.
+EMPTY = ("-", "0 hidden")
 
 
 @attrs.define
@@ -278,7 +280,7 @@ class Display:
         board = self.board_lines(view, width)
         if board is not None:
             parts.append(board)
-        rows = self.game_rows(view)
+        rows = [(name, value) for name, value in self.game_rows(view) if value not in EMPTY]
         if rows:
             parts.append(_flow_pairs("Game", rows))
         columns = [self.column_label(c) for c in self.player_columns()]
@@ -286,6 +288,8 @@ class Display:
             line = Text("▶ " if p == viewer else "  ", style="bold")
             line.append(self.player_name(p), style="bold")
             for label, cell in zip(columns, self.player_cells(view, p), strict=True):
+                if cell in EMPTY:
+                    continue
                 line.append(f" · {label} ", style="dim")
                 line.append(cell)
             parts.append(line)

@@ -30,7 +30,7 @@ from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
-from .story import decision_line, events, flow_mark
+from .story import changes, decision_line, events, flow_mark
 
 HUMAN = "human"
 SAVE_FORMAT = "ruleskit-save"
@@ -38,8 +38,10 @@ BOT_SEED_SALT = 104729
 LAYOUTS = ("auto", "compact", "full")
 # Below this size the table is drawn compactly (a few wrapped lines per section).
 FULL_LAYOUT_SIZE = (100, 40)
-# Past this many actions, they are listed in columns.
-ACTIONS_IN_COLUMNS = 8
+# In the compact layout, past this many actions they are listed in columns.
+ACTIONS_IN_COLUMNS = 3
+# In the compact layout, at most this many lines of what happened since a human's last screen are shown.
+STORY_LINES = 8
 
 HELP_TEXT = """\
 Type the number of an action to take it (or its id). Commands:
@@ -80,6 +82,7 @@ class PlaySession:
         self.undo_stack: list[Snapshot] = []
         self.at_screen: int | None = None  # the human who may see the screen now
         self.layout = layout
+        self.story: list[Text] = []  # what happened since a human last saw the table
 
     @property
     def compact(self) -> bool:
@@ -96,8 +99,12 @@ class PlaySession:
     def run(self) -> int:
         """Play until the game ends or a human quits; 0 either way."""
         if len(self.state.history) == 1 and self.state.history[0].get("setup"):
-            for line in events(self.display, self.state.history[0], None, self.state):
-                self.console.print(line)
+            setup = events(self.display, self.state.history[0], None, self.state)
+            if self.humans:
+                self.story.extend(setup)
+            else:
+                for line in setup:
+                    self.console.print(line)
         while not self.state.is_terminal:
             player = self.state.players_to_decide()[0]
             if player in self.bots:
@@ -112,14 +119,36 @@ class PlaySession:
     def bot_turn(self, player: int) -> None:
         action = self.bots[player].choose(self.state, player)
         secret = self.state.data["flow"]["simul"] is not None
-        before = flow_mark(self.state)
+        before = self.state.clone()
         self.state.apply(action)
         self.tell(player, self.seats[player], action.label, secret, before)
 
-    def tell(self, player: int, seat: str, label: str, secret: bool, before: dict[str, Any]) -> None:
-        """The decision just taken, then its consequences."""
-        self.console.print(decision_line(self.display, player, seat, label, secret))
-        for line in events(self.display, self.state.history[-1], before, self.state):
+    def tell(self, player: int, seat: str, label: str, secret: bool, before: State) -> None:
+        """The decision just taken, then its consequences; kept for the next human screen when humans play."""
+        lines = [decision_line(self.display, player, seat, label, secret),
+                 *events(self.display, self.state.history[-1], flow_mark(before), self.state),
+                 *self.visible_changes(before)]
+        if self.humans:
+            self.story.extend(lines)
+        else:
+            for line in lines:
+                self.console.print(line)
+
+    def visible_changes(self, before: State) -> list[Text]:
+        """Changed values every human at the table may see (so a hand-over never shows another's secrets)."""
+        viewers = self.humans or [0]
+        common: list[Text] | None = None
+        for viewer in viewers:
+            seen = changes(self.display, before.view(viewer), self.state.view(viewer))
+            common = seen if common is None else [line for line in common if line.plain in {s.plain for s in seen}]
+        return common or []
+
+    def tell_story(self) -> None:
+        lines, self.story = self.story, []
+        if self.compact and len(lines) > STORY_LINES:
+            self.console.print(plain(f"  … {len(lines) - STORY_LINES} earlier lines", style="dim"))
+            lines = lines[-STORY_LINES:]
+        for line in lines:
             self.console.print(line)
 
     def human_turn(self, player: int) -> bool:
@@ -169,6 +198,7 @@ class PlaySession:
 
     def show(self, player: int) -> None:
         self.console.print(self.render(player))
+        self.tell_story()
         if self.state.prompt:
             self.console.print(plain(self.state.prompt, style="bold"))
         entries = [plain(f"{number:>2}. {action.label}")
@@ -202,7 +232,7 @@ class PlaySession:
             self.console.print(plain(f"Not allowed: {exc.message}"))
             return
         self.undo_stack.append(Snapshot(player, before, len(before.history)))
-        self.tell(player, "", action.label, secret and len(self.humans) > 1, flow_mark(before))
+        self.tell(player, "", action.label, secret and len(self.humans) > 1, before)
 
     # ------------------------------------------------------------- undo, save, log
 
@@ -246,6 +276,7 @@ class PlaySession:
     def finished(self) -> None:
         viewer = self.at_screen if self.at_screen is not None else 0
         self.console.print(self.render(viewer))
+        self.tell_story()
         self.console.print(self.display.result(self.state))
         self.write_log()
 

@@ -49,7 +49,8 @@ def chance_event(display: Display, outcome: dict[str, Any]) -> str:
 
 def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State) -> list[Text]:
     """The lines telling one history entry's consequences (not the decision itself)."""
-    lines = [Text("  ⚄ " + chance_event(display, outcome), style="cyan") for outcome in entry.get("chance", [])]
+    who = display.player_name(int(entry["player"])) + " " if isinstance(entry.get("player"), int) else ""
+    lines = [Text(f"  ⚄ {who}{chance_event(display, outcome)}", style="cyan") for outcome in entry.get("chance", [])]
     for message in entry.get("messages", []):
         style = "yellow" if "refused" in str(message) else ""
         lines.append(Text("  · " + clean(message), style=style))
@@ -75,3 +76,33 @@ def decision_line(display: Display, player: int, seat: str, label: str, secret: 
         line.append(f" ({clean(seat)})", style="dim")
     line.append(": " + ("makes a secret choice" if secret else clean(label)))
     return line
+
+
+def changes(display: Display, before: dict[str, Any], after: dict[str, Any], limit: int = 6) -> list[Text]:
+    """What a decision changed that the viewer can see: player counters, item values and game counters.
+
+    `before` and `after` are `state.view(viewer)` around the decision; zones are left to the table.
+    """
+    model = display.model
+    lines: list[str] = []
+    for p, (old, new) in enumerate(zip(before["player_vars"], after["player_vars"], strict=False)):
+        for name, value in new.items():
+            if name in old and old[name] != value and name not in display.hints.hide:
+                kind = model.player_vars[name].type == "player" if name in model.player_vars else False
+                lines.append(f"{display.player_name(p)}: {display.label(name)} "
+                             f"{display.value(old[name], kind)} → {display.value(value, kind)}")
+    for item, values in after["items"].items():
+        old_values = before["items"].get(item, {})
+        for name, value in values.items():
+            if name in old_values and old_values[name] != value and name not in display.hints.hide:
+                lines.append(f"{display.item(item)}: {display.label(name)} "
+                             f"{display.value(old_values[name])} → {display.value(value)}")
+    for name, value in after["vars"].items():
+        old_value = before["vars"].get(name)
+        if name in before["vars"] and old_value != value and name not in display.hints.hide:
+            kind = model.game_vars[name].type == "player" if name in model.game_vars else False
+            lines.append(f"{display.label(name)} {display.value(old_value, kind)} → {display.value(value, kind)}")
+    shown = [Text("  ↳ " + line, style="green") for line in lines[:limit]]
+    if len(lines) > limit:
+        shown.append(Text(f"  ↳ … and {len(lines) - limit} more changes", style="green"))
+    return shown

@@ -47,12 +47,14 @@ def run(args: argparse.Namespace) -> int:
         game, state, saved_seats = load_saved(args.load, args.pack)
         seats = seats or saved_seats
     else:
-        if not args.pack:
+        if not args.pack and not args.scenario:
             raise PackError("name the pack to play (or continue a saved game with --load FILE)")
-        game = load(args.pack)
         if args.scenario:
-            state = load_scenario(args.scenario, game)
+            # Without PACK, the scenario's own `pack` key names it.
+            state = load_scenario(args.scenario, load(args.pack) if args.pack else None)
+            game = state.game
         else:
+            game = load(args.pack)
             players = args.players or (len(seats) if seats else game.min_players)
             state = game.new_game(players=players, seed=args.seed)
         if seats is None:

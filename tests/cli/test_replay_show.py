@@ -44,7 +44,7 @@ def test_show_moves_forwards_backwards_and_changes_seat(log: Path, script, capsy
     steps = [int(s) for s in re.findall(r"step (\d+)/5", out)]
     assert steps == [0, 1, 2, 1, 5, 5, 0]         # "n" at the end and "p" at the start move nowhere
     assert "This is the last step." in out and "This is the first step." in out
-    assert "Red (P1): Roll the die" in out and "⚄ rolls d6:" in out
+    assert "Red (P1): Roll the die" in out and "⚄ Red (P1) rolls d6:" in out
     assert "The race begins" in out               # the setup's message at step 0
     assert "g N: go to step N" in out             # help after an unknown command
     assert prompts[0].startswith("[0/5]")
