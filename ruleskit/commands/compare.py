@@ -38,7 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="local worker processes (default: the number of CPUs, at most 4)")
     parser.add_argument("--alpha", type=_alpha, default=0.05,
                         help="significance level after Holm's adjustment (default 0.05)")
-    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE ('-': print only "
+                        "the JSON, to standard output)")
+    parser.add_argument("--plot", metavar="FILE", help="draw base against variant (win rates with 95 percent "
+                        "intervals, game lengths, end reasons) to FILE (.png or .svg; needs the 'plot' extra)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
 
@@ -51,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import compare
     from ..game import load
 
+    if args.plot:
+        from ..plots import check_plot_path
+
+        check_plot_path(args.plot)
     base, variant = load(args.base), load(args.variant)
     low, high = max(base.min_players, variant.min_players), min(base.max_players, variant.max_players)
     players = args.players if args.players is not None else max(low, min(4, high))
@@ -62,8 +69,15 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=2 * args.games)
         result = compare(base, variant, args.games, players, bots, seed=args.seed, workers=workers,
                          alpha=args.alpha, progress=lambda n: progress.advance(task, n))
-    print_comparison(Console(highlight=False), result)
-    if args.json:
+    if args.json == "-":
+        print(json.dumps(result, indent=2))
+    else:
+        print_comparison(Console(highlight=False), result)
+    if args.plot:
+        from ..plots import plot_comparison
+
+        plot_comparison(result, args.plot)
+    if args.json and args.json != "-":
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(result, out, indent=2)
             out.write("\n")

@@ -15,6 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("base", metavar="BASE", help="the base pack (folder or built-in name)")
     parser.add_argument("variant", metavar="VARIANT", help="the variant pack (folder or built-in name)")
     parser.add_argument("--brief", action="store_true", help="one line per difference, without the definitions")
+    parser.add_argument("--json", action="store_true", help="print the differences as a JSON list")
     return run
 
 
@@ -26,6 +27,14 @@ def run(args: argparse.Namespace) -> int:
     from ..safetext import clean, markup_safe
 
     base, variant, differences = diff_packs(args.base, args.variant)
+    if args.json:
+        import json
+
+        import attrs
+
+        print(json.dumps({"base": base.manifest.name, "variant": variant.manifest.name,
+                          "differences": [attrs.asdict(d) for d in differences]}, indent=2))
+        return 0
     console = Console(highlight=False, soft_wrap=True)
     count = len(differences)
     console.print(f"[bold]{markup_safe(variant.manifest.name)}[/] against [bold]{markup_safe(base.manifest.name)}[/]: "
