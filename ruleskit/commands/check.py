@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..errors import RulesError
 
 NAME = "check"
 HELP = "Check a pack (or variant): exit 0 with a one-line summary if clean, else located errors."
