@@ -6,6 +6,6 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, compare, diff, new, play, replay, schema, simulate, test
+from . import check, compare, diff, lsp, new, play, replay, schema, simulate, test
 
-COMMANDS: list[ModuleType] = [check, replay, diff, test, play, simulate, compare, new, schema]
+COMMANDS: list[ModuleType] = [check, replay, diff, test, play, simulate, compare, new, schema, lsp]
