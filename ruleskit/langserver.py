@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .errors import RulesError
 from .game import load
-from .packindex import KEYWORDS, WORD, PackIndex, Place, Symbol, base_folder, find_root, pack_files
+from .packindex import KEYWORDS, PREDEFINED, WORD, PackIndex, Place, Symbol, base_folder, find_root, pack_files
 
 SERVER_NAME = "ruleskit"
 _QUOTED_EXTENDS = re.compile(r'(?m)^(\s*extends\s*=\s*)"([^"\n]*)"')
@@ -252,6 +252,8 @@ def make_server() -> PackServer:
         items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Function, detail="built-in",
                                        documentation=builtin_doc(name)) for name in builtin_names()]
         items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
+        items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Variable, detail="predefined")
+                  for word in PREDEFINED]
         return types.CompletionList(is_incomplete=False, items=items)
 
     return server

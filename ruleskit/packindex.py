@@ -17,10 +17,13 @@ from pathlib import Path
 
 import attrs
 
-KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "let", "set", "if", "elif", "else", "for", "in",
-            "and", "or", "not", "move", "draw", "from", "to", "of", "shuffle", "slide", "block", "unblock",
-            "require", "emit", "finish", "goto", "end", "turn", "return", "say", "roll", "random", "shuffled",
-            "sample", "choose", "true", "false", "none", "me", "players", "base", "replace", "remove")
+KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "replace", "remove", "let", "set", "if", "elif", "else",
+            "then", "for", "in", "not", "and", "or", "move", "of", "from", "to", "top", "bottom", "draw", "shuffle",
+            "slide", "into", "block", "unblock", "require", "emit", "finish", "goto", "end", "turn", "return", "say",
+            "roll", "random", "shuffled", "sample", "choose", "number", "subset", "order", "prompt", "true", "false",
+            "none")
+# Names every expression may use without a definition in the pack.
+PREDEFINED = ("me", "players", "base")
 # TOML keys whose strings are text for people, not rule-language code.
 TEXT_KEYS = {"label", "message", "reason", "description", "name", "version", "title", "board", "extends",
              "files", "visible", "above_max", "below_min", "remove"}
