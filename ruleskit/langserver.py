@@ -19,7 +19,17 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .errors import RulesError
 from .game import load
-from .packindex import KEYWORDS, PREDEFINED, WORD, PackIndex, Place, Symbol, base_folder, find_root, pack_files
+from .packindex import (
+    KEYWORDS,
+    PREDEFINED,
+    WORD,
+    PackIndex,
+    Place,
+    Symbol,
+    base_folder,
+    find_root,
+    pack_files,
+)
 
 SERVER_NAME = "ruleskit"
 _QUOTED_EXTENDS = re.compile(r'(?m)^(\s*extends\s*=\s*)"([^"\n]*)"')
