@@ -30,7 +30,7 @@ from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
-from .story import changes, decision_line, events, flow_mark
+from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 
 HUMAN = "human"
 SAVE_FORMAT = "ruleskit-save"
@@ -126,8 +126,9 @@ class PlaySession:
     def tell(self, player: int, seat: str, label: str, secret: bool, before: State) -> None:
         """The decision just taken, then its consequences; kept for the next human screen when humans play."""
         lines = [decision_line(self.display, player, seat, label, secret),
-                 *events(self.display, self.state.history[-1], flow_mark(before), self.state),
-                 *self.visible_changes(before)]
+                 *outcome_events(self.display, self.state.history[-1]),
+                 *self.visible_changes(before),
+                 *flow_events(self.display, flow_mark(before), self.state)]
         if self.humans:
             self.story.extend(lines)
         else:

@@ -18,7 +18,7 @@ from .log import read_log, replay
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
-from .story import decision_line, events, flow_mark
+from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 
 HELP_TEXT = """\
 Enter or n: next step   p: previous step   g N: go to step N   first / last
@@ -73,15 +73,18 @@ class ReplayViewer:
         state = self.states[self.step]
         entry = state.history[-1]
         self.console.rule(plain(f"step {self.step}/{self.last}"), style="dim")
+        viewer = self.viewer(state)
         if self.step == 0:
             self.console.print(plain("Setup", style="bold"))
-            before = None
+            lines = events(self.display, entry, None, state)
         else:
+            previous = self.states[self.step - 1]
             self.console.print(decision_line(self.display, entry["player"], "", self.labels[self.step], False))
-            before = flow_mark(self.states[self.step - 1])
-        for line in events(self.display, entry, before, state):
+            lines = [*outcome_events(self.display, entry),
+                     *changes(self.display, previous.view(viewer), state.view(viewer)),
+                     *flow_events(self.display, flow_mark(previous), state)]
+        for line in lines:
             self.console.print(line)
-        viewer = self.viewer(state)
         self.console.print(self.display.render(state, viewer, compact=self.compact, width=self.console.size[0]))
         if state.is_terminal:
             self.console.print(self.display.result(state))

@@ -49,15 +49,25 @@ def chance_event(display: Display, outcome: dict[str, Any]) -> str:
 
 def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State) -> list[Text]:
     """The lines telling one history entry's consequences (not the decision itself)."""
+    return outcome_events(display, entry) + flow_events(display, before, after)
+
+
+def outcome_events(display: Display, entry: dict[str, Any]) -> list[Text]:
+    """Chance outcomes and messages of one history entry."""
     who = display.player_name(int(entry["player"])) + " " if isinstance(entry.get("player"), int) else ""
     lines = [Text(f"  ⚄ {who}{chance_event(display, outcome)}", style="cyan") for outcome in entry.get("chance", [])]
     for message in entry.get("messages", []):
         style = "yellow" if "refused" in str(message) else ""
         lines.append(Text("  · " + clean(message), style=style))
+    return lines
+
+
+def flow_events(display: Display, before: dict[str, Any] | None, after: State) -> list[Text]:
+    """The game's end, or a new phase, round or turn."""
     if after.is_terminal:
         result = after.result or {}
-        lines.append(Text(f"  ■ the game ends: {clean(result.get('reason', ''))}", style="bold"))
-        return lines
+        return [Text(f"  ■ the game ends: {clean(result.get('reason', ''))}", style="bold")]
+    lines = []
     now = flow_mark(after)
     if before is not None and before != now:
         if now["phase"] != before["phase"]:
