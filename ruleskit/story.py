@@ -58,7 +58,9 @@ def outcome_events(display: Display, entry: dict[str, Any]) -> list[Text]:
     lines = [Text(f"  ⚄ {who}{chance_event(display, outcome)}", style="cyan") for outcome in entry.get("chance", [])]
     for message in entry.get("messages", []):
         style = "yellow" if "refused" in str(message) else ""
-        lines.append(Text("  · " + clean(message), style=style))
+        # `say ITEM` records the item's id: show it by its name.
+        shown = display.item(message) if message in display.model.item_data else clean(message)
+        lines.append(Text("  · " + shown, style=style))
     return lines
 
 

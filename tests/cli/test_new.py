@@ -57,3 +57,14 @@ def test_new_refuses_an_existing_folder_and_unknown_template(tmp_path: Path) -> 
 def test_pack_names_from_folder_names() -> None:
     assert pack_name_for(Path("Connect Four!")) == "connect-four"
     assert pack_name_for(Path("4x4")) == "pack-4x4"
+
+
+def test_a_scenario_without_flow_keeps_the_secret_picks_open(tmp_path: Path) -> None:
+    # The bids template starts in a stage where everyone picks at once; its scenario sets only zones.
+    folder = create_pack(tmp_path / "bids", template="bids")
+    import ruleskit
+
+    state = ruleskit.scenario(str(folder / "scenarios" / "tie.toml"))
+    assert state.players_to_decide() == [0, 1]
+    state.apply("play:five", player=0)
+    assert state.players_to_decide() == [1]
