@@ -48,6 +48,7 @@ Type the number of an action to take it (or its id). Commands:
   undo        take back your last decision (not past dice, shuffles or revealed cards)
   save FILE   save the game; continue it later with: ruleskit play --load FILE
   show        show the table again
+  log         what happened so far in this session, in full
   help        this text
   quit        leave the game (it is saved to the log file if you gave --log)"""
 
@@ -83,6 +84,7 @@ class PlaySession:
         self.at_screen: int | None = None  # the human who may see the screen now
         self.layout = layout
         self.story: list[Text] = []  # what happened since a human last saw the table
+        self.told: list[Text] = []  # everything told in this session, for `log`
 
     @property
     def compact(self) -> bool:
@@ -129,6 +131,7 @@ class PlaySession:
                  *outcome_events(self.display, self.state.history[-1]),
                  *self.visible_changes(before),
                  *flow_events(self.display, flow_mark(before), self.state)]
+        self.told.extend(lines)
         if self.humans:
             self.story.extend(lines)
         else:
@@ -172,6 +175,9 @@ class PlaySession:
                 self.console.print(HELP_TEXT, highlight=False, markup=False)
             elif command in ("show", "board"):
                 self.show(player)
+            elif command == "log":
+                for told in self.told or [Text("Nothing has happened yet.")]:
+                    self.console.print(told)
             elif command == "undo":
                 if self.undo(player):
                     return True

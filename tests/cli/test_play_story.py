@@ -47,3 +47,12 @@ def test_hot_seat_story_keeps_private_values_private(script, capsys) -> None:  #
     out = _play([SHOWN, "--seats", "human,human", "--seed", "2"], ["", "1", "1", "quit"], script, capsys)
     assert "Red (P1): Step to" in out
     assert "score 0 →" not in out
+
+
+def test_log_repeats_what_the_compact_screen_cut(script, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = _play([SHOWN, "--seats", "human,random", "--seed", "2", "--layout", "compact"],
+                ["log", "1", "1", "stop", "log", "quit"], script, capsys)
+    assert "Nothing has happened yet." in out
+    assert out.count("Red (P1): Roll the die") == 2          # told once, then again by `log`
+    assert "earlier lines" in out                            # the compact screen cut the story short
+    assert out.index("▸ turn 2: Blue (P2)") > out.index("earlier lines")   # and `log` shows it in full
