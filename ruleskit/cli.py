@@ -39,7 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except RulesError as exc:
-        print(str(exc), file=sys.stderr)
+        from .safetext import clean
+
+        print(clean(str(exc), newlines=True), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

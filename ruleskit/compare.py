@@ -118,6 +118,7 @@ def compare(base: Game, variant: Game, games: int, players: int, bots: list[str]
         "games": games, "players": players, "seed": seed, "bots": list(bots), "alpha": alpha,
         "identical_games": _same_games(records_a, records_b),
         "seats": seats, "groups": groups, "group_notes": group_notes, "lengths": lengths,
+        "turns_per_game": {"base": [r.turns for r in records_a], "variant": [r.turns for r in records_b]},
         "end_reasons": reasons, "end_reasons_overall": overall,
         "significant": flagged,
         "errors": {"base": summary_a["errors"], "variant": summary_b["errors"]},

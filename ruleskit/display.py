@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .errors import PackError, did_you_mean
+from .safetext import clean
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 HINT_KEYS = ("title", "players", "symbols", "labels", "hide", "board")
 _CELL = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Values the compact layout leaves out: empty zones and values.
+EMPTY = ("-", "0 hidden")
 
 
 @attrs.define
@@ -87,7 +90,11 @@ def _known_names(game: Game) -> set[str]:
 
 
 class Display:
-    """Renders views of one game's states."""
+    """Renders views of one game's states.
+
+    Every string this class returns is cleaned of control characters and escape sequences
+    (`safetext.clean`), and every renderable shows pack text literally, never as markup.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -97,22 +104,22 @@ class Display:
     # ------------------------------------------------------------- names
 
     def player_name(self, p: int) -> str:
-        if p < len(self.hints.players):
-            return f"{self.hints.players[p]} (P{p + 1})"
+        if 0 <= p < len(self.hints.players):
+            return clean(f"{self.hints.players[p]} (P{p + 1})")
         return f"Player {p + 1}"
 
     def label(self, name: str) -> str:
-        return self.hints.labels.get(name) or name.replace("_", " ")
+        return clean(self.hints.labels.get(name) or name.replace("_", " "))
 
     def item(self, item: str) -> str:
         data = self.model.item_data.get(item)
         if data is None:
-            return str(item)
+            return clean(item)
         symbol = self.hints.symbols.get(item) or self.hints.symbols.get(self.model.item_kind[item], "")
         name = str(data["name"])
         if data.get("owner") is not None and name == item:
             name = f"{self.label(self.model.item_kind[item])} {int(data['owner']) + 1}"
-        return f"{symbol} {name}" if symbol else name
+        return clean(f"{symbol} {name}" if symbol else name)
 
     def value(self, value: Any, player_type: bool = False) -> str:
         if value is None:
@@ -125,7 +132,7 @@ class Display:
             return self.item(value)
         if isinstance(value, list):
             return ", ".join(self.value(v, player_type) for v in value) if value else "-"
-        return str(value)
+        return clean(value)
 
     def zone(self, name: str, content: Any) -> str:
         if isinstance(content, dict) and content.get("hidden") is True:
@@ -142,10 +149,17 @@ class Display:
             return " | ".join(self.item(i) if i is not None else "·" for i in content)
         return ", ".join(self.item(i) for i in content) if content else "-"
 
+    def stage_label(self, stage: str) -> str:
+        definition = self.game.stages.get(stage)
+        return clean(definition.label) if definition is not None and definition.label else self.label(stage)
+
     # ------------------------------------------------------------- the whole view
 
-    def render(self, state: State, viewer: int) -> RenderableType:
+    def render(self, state: State, viewer: int, compact: bool = False, width: int = 80) -> RenderableType:
+        """The table as `viewer` sees it: bordered tables, or (compact) a few wrapped lines per section."""
         view = state.view(viewer)
+        if compact:
+            return self.render_compact(state, view, viewer, width)
         parts: list[RenderableType] = [self.header(state, view)]
         board = self.board(view)
         if board is not None:
@@ -161,12 +175,12 @@ class Display:
 
     def header(self, state: State, view: dict[str, Any]) -> Text:
         flow = view["flow"]
-        title = self.hints.title or self.game.name
+        title = clean(self.hints.title or self.game.name)
         stage = self.game.stages.get(flow["stage"])
         text = Text(f"{title}: turn {flow['turn']}, round {flow['round']}, {self.label(flow['phase'])}",
                     style="bold")
-        if stage is not None:
-            text.append(f", {stage.label}", style="bold")
+        if stage is not None and stage.label:
+            text.append(f", {clean(stage.label)}", style="bold")
         if not state.is_terminal:
             deciders = ", ".join(self.player_name(p) for p in state.players_to_decide())
             text.append(f" — {deciders} to decide")
@@ -175,7 +189,7 @@ class Display:
     def _hidden(self, name: str) -> bool:
         return name in self.hints.hide
 
-    def game_table(self, view: dict[str, Any]) -> Table | None:
+    def game_rows(self, view: dict[str, Any]) -> list[tuple[str, str]]:
         rows = []
         for name, value in view["vars"].items():
             if not self._hidden(name):
@@ -186,41 +200,60 @@ class Display:
                 continue  # players' zones are in the players' table
             label = self.label(name) if not owner else f"{self.item(owner)}: {self.label(name)}"
             rows.append((label, self.zone(name, content)))
-        return _pairs_table("Game", "what", "value", rows)
+        return rows
+
+    def game_table(self, view: dict[str, Any]) -> Table | None:
+        return _pairs_table("Game", "what", "value", self.game_rows(view))
+
+    def player_columns(self) -> list[tuple[str, str]]:
+        """(kind of column, name) of each column of the players' table after the name."""
+        model = self.model
+        columns = [("var", n) for n in model.player_vars if not self._hidden(n)]
+        columns += [("zone", n) for n, z in model.zones.items() if z.owner == "player" and not self._hidden(n)]
+        columns += [("item", f"{kind}.{var}") for kind, var in self._owned_item_vars()]
+        return columns
+
+    def column_label(self, column: tuple[str, str]) -> str:
+        what, name = column
+        if what == "item":
+            kind, _, var = name.partition(".")
+            return f"{self.label(kind)} {self.label(var)}"
+        return self.label(name)
+
+    def player_cells(self, view: dict[str, Any], p: int) -> list[str]:
+        model = self.model
+        values = view["player_vars"][p]
+        cells = []
+        for what, name in self.player_columns():
+            if what == "var":
+                cells.append(self.value(values[name], model.player_vars[name].type == "player")
+                             if name in values else "?")
+            elif what == "zone":
+                cells.append(self.zone(name, view["zones"][f"{name}@{p}"]))
+            else:
+                kind, _, var = name.partition(".")
+                shown = view["items"].get(f"{kind}_{p}", {})
+                cells.append(self.value(shown[var]) if var in shown else "?")
+        return cells
 
     def players_table(self, view: dict[str, Any], viewer: int) -> Table:
         model = self.model
         table = Table(title="Players", title_justify="left")
         table.add_column("player", style="bold", no_wrap=True)
-        var_names = [n for n in model.player_vars if not self._hidden(n)]
-        zone_names = [n for n, z in model.zones.items() if z.owner == "player" and not self._hidden(n)]
-        owned = self._owned_item_vars()
-        for name in var_names:
-            table.add_column(self.label(name), justify="right" if model.player_vars[name].type == "int" else "left")
-        for name in zone_names:
-            table.add_column(self.label(name))
-        for kind, var in owned:
-            table.add_column(f"{self.label(kind)} {self.label(var)}")
+        for column in self.player_columns():
+            right = column[0] == "var" and model.player_vars[column[1]].type == "int"
+            table.add_column(Text(self.column_label(column)), justify="right" if right else "left")
         for p in range(view["players"]):
-            values = view["player_vars"][p]
-            row = [("▶ " if p == viewer else "") + self.player_name(p)]
-            for name in var_names:
-                row.append(self.value(values[name], model.player_vars[name].type == "player")
-                           if name in values else "?")
-            for name in zone_names:
-                row.append(self.zone(name, view["zones"][f"{name}@{p}"]))
-            for kind, var in owned:
-                item = f"{kind}_{p}"
-                shown = view["items"].get(item, {})
-                row.append(self.value(shown[var]) if var in shown else "?")
-            table.add_row(*row)
+            name = ("▶ " if p == viewer else "") + self.player_name(p)
+            table.add_row(*(Text(cell) for cell in [name, *self.player_cells(view, p)]))
         return table
 
     def _owned_item_vars(self) -> list[tuple[str, str]]:
         return [(kind_name, var) for kind_name, kind in self.model.kinds.items() if kind.per_player
                 for var in kind.vars if not self._hidden(kind_name) and not self._hidden(var)]
 
-    def items_table(self, view: dict[str, Any]) -> Table | None:
+    def item_rows(self, view: dict[str, Any], board_shown: bool = False) -> list[tuple[str, str]]:
+        """Items with values to show; a board space's own values are left out when the board shows them."""
         model = self.model
         rows = []
         for item, values in view["items"].items():
@@ -229,10 +262,68 @@ class Display:
                 continue
             if self._hidden(kind) or self._hidden(item):
                 continue
+            if board_shown and model.board is not None and kind == model.board.nodes:
+                continue
             shown = ", ".join(f"{self.label(k)} {self.value(v)}" for k, v in values.items() if not self._hidden(k))
             if shown:
                 rows.append((self.item(item), shown))
-        return _pairs_table("Pieces", "piece", "state", rows)
+        return rows
+
+    def items_table(self, view: dict[str, Any]) -> Table | None:
+        return _pairs_table("Pieces", "piece", "state", self.item_rows(view, board_shown=bool(self.hints.board)))
+
+    # ------------------------------------------------------------- compact layout
+
+    def render_compact(self, state: State, view: dict[str, Any], viewer: int, width: int) -> RenderableType:
+        """A few wrapped lines per section, for small terminals (80x24)."""
+        parts: list[RenderableType] = [self.header(state, view)]
+        board = self.board_lines(view, width)
+        if board is not None:
+            parts.append(board)
+        rows = [(name, value) for name, value in self.game_rows(view) if value not in EMPTY]
+        if rows:
+            parts.append(_flow_pairs("Game", rows))
+        columns = [self.column_label(c) for c in self.player_columns()]
+        for p in range(view["players"]):
+            line = Text("▶ " if p == viewer else "  ", style="bold")
+            line.append(self.player_name(p), style="bold")
+            for label, cell in zip(columns, self.player_cells(view, p), strict=True):
+                if cell in EMPTY:
+                    continue
+                line.append(f" · {label} ", style="dim")
+                line.append(cell)
+            parts.append(line)
+        items = self.item_rows(view, board_shown=True)
+        if items:
+            parts.append(_flow_pairs("Pieces", items))
+        return Group(*parts)
+
+    def board_lines(self, view: dict[str, Any], width: int) -> RenderableType | None:
+        """The board's layout when it fits the width, else one wrapped line of the spaces that hold something."""
+        board = self.model.board
+        if board is None:
+            return None
+        if self.hints.board:
+            laid_out = self.board(view)
+            body = laid_out.renderable if isinstance(laid_out, Panel) else None
+            if isinstance(body, Text) and max(len(line) for line in body.plain.splitlines()) <= width - 4:
+                return laid_out
+        at = self.pieces_at(view)
+        line = Text("Board: ", style="bold")
+        shown = []
+        for node in self.model.items_of(board.nodes):
+            facts = [self.value(v) for k, v in view["items"].get(node, {}).items() if not self._hidden(k)]
+            if node in at or facts:
+                cell = self.item(node) + (f" ({', '.join(facts)})" if facts else "")
+                shown.append((cell, " ".join(at.get(node, []))))
+        for number, (cell, pieces) in enumerate(shown):
+            line.append((" · " if number else "") + cell)
+            if pieces:
+                line.append(f" [{pieces}]", style="bold")
+        blocked = ["–".join(self.item(n) for n in edge.split("|")) for edge in view["blocked"]]
+        if blocked:
+            line.append("  blocked: " + ", ".join(blocked), style="red")
+        return line
 
     # ------------------------------------------------------------- the board
 
@@ -255,10 +346,10 @@ class Display:
         symbol = self.hints.symbols.get(item) or self.hints.symbols.get(kind)
         owner = data.get("owner")
         if symbol:
-            return symbol + (str(owner + 1) if owner is not None else "")
+            return clean(symbol + (str(owner + 1) if owner is not None else ""))
         if owner is not None:
             return f"P{owner + 1}"
-        return str(data["name"])
+        return clean(data["name"])
 
     def board(self, view: dict[str, Any]) -> RenderableType | None:
         board = self.model.board
@@ -274,7 +365,7 @@ class Display:
                 return (self.item(node) + (f" ({', '.join(facts)})" if facts else "")
                         + (f"[{' '.join(pieces)}]" if pieces else ""))
 
-            body = Text(_CELL.sub(cell, self.hints.board.strip("\n")))
+            body = Text(_CELL.sub(cell, clean(self.hints.board, newlines=True).strip("\n")))
             if blocked:
                 body.append("\nblocked: " + ", ".join(blocked), style="red")
             return Panel(body, title="Board", title_align="left", expand=False)
@@ -283,10 +374,11 @@ class Display:
         table.add_column("next to")
         table.add_column("pieces")
         for node in self.model.items_of(board.nodes):
-            table.add_row(self.item(node), ", ".join(self.item(n) for n in self.model.adjacency.get(node, [])),
-                          " ".join(at.get(node, [])))
+            table.add_row(Text(self.item(node)),
+                          Text(", ".join(self.item(n) for n in self.model.adjacency.get(node, []))),
+                          Text(" ".join(at.get(node, []))))
         if blocked:
-            table.caption = "blocked: " + ", ".join(blocked)
+            table.caption = Text("blocked: " + ", ".join(blocked))
         return table
 
     # ------------------------------------------------------------- results
@@ -294,13 +386,22 @@ class Display:
     def result(self, state: State) -> Table:
         result = state.result
         assert result is not None
-        table = Table(title=f"Game over: {result['reason']}", title_justify="left")
+        table = Table(title=Text(f"Game over: {clean(result['reason'])}", style="bold"), title_justify="left")
         table.add_column("place", justify="right")
         table.add_column("player", style="bold", no_wrap=True)
         table.add_column("score", justify="right")
         for p in result["ranking"]:
-            table.add_row(str(result["places"][p]), self.player_name(p), str(result["scores"][p]))
+            table.add_row(str(result["places"][p]), Text(self.player_name(p)), Text(clean(result["scores"][p])))
         return table
+
+
+def _flow_pairs(title: str, rows: list[tuple[str, str]]) -> Text:
+    """`title: name value · name value ...` as one wrapped paragraph."""
+    line = Text(f"{title}: ", style="bold")
+    for number, (name, value) in enumerate(rows):
+        line.append((" · " if number else "") + name + " ", style="dim")
+        line.append(value)
+    return line
 
 
 def _pairs_table(title: str, left: str, right: str, rows: list[tuple[str, str]]) -> Table | None:
@@ -310,6 +411,6 @@ def _pairs_table(title: str, left: str, right: str, rows: list[tuple[str, str]])
     table = Table(title=title, title_justify="left", show_header=False)
     table.add_column(left, style="bold")
     table.add_column(right)
-    for row in rows:
-        table.add_row(*row)
+    for left_cell, right_cell in rows:
+        table.add_row(Text(left_cell), Text(right_cell))
     return table

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from rich.console import Console
+from rich.columns import Columns
+from rich.console import Console, RenderableType
+from rich.text import Text
 
 from .bots import Bot, derive_seed, make_bot
 from .display import Display
@@ -27,16 +29,26 @@ from .game import Game, load
 from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
+from .safetext import plain
+from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 
 HUMAN = "human"
 SAVE_FORMAT = "ruleskit-save"
 BOT_SEED_SALT = 104729
+LAYOUTS = ("auto", "compact", "full")
+# Below this size the table is drawn compactly (a few wrapped lines per section).
+FULL_LAYOUT_SIZE = (100, 40)
+# In the compact layout, past this many actions they are listed in columns.
+ACTIONS_IN_COLUMNS = 3
+# In the compact layout, at most this many lines of what happened since a human's last screen are shown.
+STORY_LINES = 8
 
 HELP_TEXT = """\
 Type the number of an action to take it (or its id). Commands:
   undo        take back your last decision (not past dice, shuffles or revealed cards)
   save FILE   save the game; continue it later with: ruleskit play --load FILE
   show        show the table again
+  log         what happened so far in this session, in full
   help        this text
   quit        leave the game (it is saved to the log file if you gave --log)"""
 
@@ -54,7 +66,8 @@ class PlaySession:
     """One game at the terminal."""
 
     def __init__(self, game: Game, state: State, seats: list[str], console: Console,
-                 ask: Callable[[str], str] | None = None, seed: int = 0, log_path: str | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, seed: int = 0, log_path: str | None = None,
+                 layout: str = "auto") -> None:
         if len(seats) != state.players:
             raise PackError(f"{len(seats)} seats for a game of {state.players} players")
         self.game = game
@@ -69,11 +82,31 @@ class PlaySession:
         self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
         self.undo_stack: list[Snapshot] = []
         self.at_screen: int | None = None  # the human who may see the screen now
+        self.layout = layout
+        self.story: list[Text] = []  # what happened since a human last saw the table
+        self.told: list[Text] = []  # everything told in this session, for `log`
+
+    @property
+    def compact(self) -> bool:
+        if self.layout != "auto":
+            return self.layout == "compact"
+        width, height = self.console.size
+        return width < FULL_LAYOUT_SIZE[0] or height < FULL_LAYOUT_SIZE[1]
+
+    def render(self, viewer: int) -> RenderableType:
+        return self.display.render(self.state, viewer, compact=self.compact, width=self.console.size[0])
 
     # ------------------------------------------------------------- the loop
 
     def run(self) -> int:
         """Play until the game ends or a human quits; 0 either way."""
+        if len(self.state.history) == 1 and self.state.history[0].get("setup"):
+            setup = events(self.display, self.state.history[0], None, self.state)
+            if self.humans:
+                self.story.extend(setup)
+            else:
+                for line in setup:
+                    self.console.print(line)
         while not self.state.is_terminal:
             player = self.state.players_to_decide()[0]
             if player in self.bots:
@@ -88,10 +121,39 @@ class PlaySession:
     def bot_turn(self, player: int) -> None:
         action = self.bots[player].choose(self.state, player)
         secret = self.state.raw["flow"]["simul"] is not None
+        before = self.state.clone()
         self.state.apply(action)
-        shown = "makes a secret choice" if secret else action.label
-        self.console.print(f"{self.display.player_name(player)} ({self.seats[player]}): {shown}", highlight=False)
-        self.show_messages()
+        self.tell(player, self.seats[player], action.label, secret, before)
+
+    def tell(self, player: int, seat: str, label: str, secret: bool, before: State) -> None:
+        """The decision just taken, then its consequences; kept for the next human screen when humans play."""
+        lines = [decision_line(self.display, player, seat, label, secret),
+                 *outcome_events(self.display, self.state.history[-1]),
+                 *self.visible_changes(before),
+                 *flow_events(self.display, flow_mark(before), self.state)]
+        self.told.extend(lines)
+        if self.humans:
+            self.story.extend(lines)
+        else:
+            for line in lines:
+                self.console.print(line)
+
+    def visible_changes(self, before: State) -> list[Text]:
+        """Changed values every human at the table may see (so a hand-over never shows another's secrets)."""
+        viewers = self.humans or [0]
+        common: list[Text] | None = None
+        for viewer in viewers:
+            seen = changes(self.display, before.view(viewer), self.state.view(viewer))
+            common = seen if common is None else [line for line in common if line.plain in {s.plain for s in seen}]
+        return common or []
+
+    def tell_story(self) -> None:
+        lines, self.story = self.story, []
+        if self.compact and len(lines) > STORY_LINES:
+            self.console.print(plain(f"  … {len(lines) - STORY_LINES} earlier lines", style="dim"))
+            lines = lines[-STORY_LINES:]
+        for line in lines:
+            self.console.print(line)
 
     def human_turn(self, player: int) -> bool:
         """Ask `player` until they decide; False if they quit."""
@@ -110,9 +172,12 @@ class PlaySession:
             if command in ("quit", "exit", "q"):
                 return False
             if command in ("help", "?", "h"):
-                self.console.print(HELP_TEXT, highlight=False)
+                self.console.print(HELP_TEXT, highlight=False, markup=False)
             elif command in ("show", "board"):
                 self.show(player)
+            elif command == "log":
+                for told in self.told or [Text("Nothing has happened yet.")]:
+                    self.console.print(told)
             elif command == "undo":
                 if self.undo(player):
                     return True
@@ -130,7 +195,7 @@ class PlaySession:
         if self.at_screen is not None or len(self.humans) > 1:
             if self.console.is_terminal:
                 self.console.clear()
-            self.console.print(f"Pass the screen to {self.display.player_name(player)}, then press Enter.")
+            self.console.print(plain(f"Pass the screen to {self.display.player_name(player)}, then press Enter."))
             try:
                 self.ask("")
             except EOFError:
@@ -139,15 +204,17 @@ class PlaySession:
         return True
 
     def show(self, player: int) -> None:
-        self.console.print(self.display.render(self.state, player))
+        self.console.print(self.render(player))
+        self.tell_story()
         if self.state.prompt:
-            self.console.print(f"[bold]{self.state.prompt}[/bold]")
-        for number, action in enumerate(self.state.legal_actions(player), start=1):
-            self.console.print(f"  {number:>2}. {action.label}", highlight=False)
-
-    def show_messages(self) -> None:
-        for message in self.state.messages:
-            self.console.print(f"  · {message}", highlight=False)
+            self.console.print(plain(self.state.prompt, style="bold"))
+        entries = [plain(f"{number:>2}. {action.label}")
+                   for number, action in enumerate(self.state.legal_actions(player), start=1)]
+        if self.compact and len(entries) > ACTIONS_IN_COLUMNS:
+            self.console.print(Columns(entries, padding=(0, 2)))
+        else:
+            for entry in entries:
+                self.console.print(Text("  ") + entry)
 
     def pick(self, text: str, player: int) -> Action | None:
         actions = self.state.legal_actions(player)
@@ -160,20 +227,19 @@ class PlaySession:
         for action in actions:
             if action.id == text:
                 return action
-        self.console.print(f"Unknown command '{text}'. Type a number from 1 to {len(actions)}, or help.",
-                           highlight=False)
+        self.console.print(plain(f"Unknown command '{text}'. Type a number from 1 to {len(actions)}, or help."))
         return None
 
     def take(self, action: Action, player: int) -> None:
         before = self.state.clone()
+        secret = self.state.raw["flow"]["simul"] is not None
         try:
             self.state.apply(action)
         except IllegalAction as exc:
-            self.console.print(f"Not allowed: {exc.message}")
+            self.console.print(plain(f"Not allowed: {exc.message}"))
             return
         self.undo_stack.append(Snapshot(player, before, len(before.history)))
-        self.console.print(f"{self.display.player_name(player)}: {action.label}", highlight=False)
-        self.show_messages()
+        self.tell(player, "", action.label, secret and len(self.humans) > 1, before)
 
     # ------------------------------------------------------------- undo, save, log
 
@@ -183,8 +249,8 @@ class PlaySession:
             return False
         snapshot = self.undo_stack[-1]
         if snapshot.player != player:
-            self.console.print(f"The last decision was {self.display.player_name(snapshot.player)}'s; "
-                               "only your own decisions can be taken back.")
+            self.console.print(plain(f"The last decision was {self.display.player_name(snapshot.player)}'s; "
+                                     "only your own decisions can be taken back."))
             return False
         since = self.state.history[snapshot.history_length:]
         if any(entry.get("chance") for entry in since):
@@ -205,18 +271,19 @@ class PlaySession:
         try:
             save_game(self.state, self.seats, path)
         except OSError as exc:
-            self.console.print(f"Cannot save to {path}: {exc.strerror}")
+            self.console.print(plain(f"Cannot save to {path}: {exc.strerror}"))
             return
-        self.console.print(f"Saved to {path}; continue with: ruleskit play --load {path}", highlight=False)
+        self.console.print(plain(f"Saved to {path}; continue with: ruleskit play --load {path}"))
 
     def write_log(self) -> None:
         if self.log_path:
             write_log(self.state, self.log_path)
-            self.console.print(f"Log written to {self.log_path}", highlight=False)
+            self.console.print(plain(f"Log written to {self.log_path}"))
 
     def finished(self) -> None:
         viewer = self.at_screen if self.at_screen is not None else 0
-        self.console.print(self.display.render(self.state, viewer))
+        self.console.print(self.render(viewer))
+        self.tell_story()
         self.console.print(self.display.result(self.state))
         self.write_log()
 

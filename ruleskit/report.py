@@ -7,10 +7,12 @@ from typing import Any
 from rich.console import Console, Group
 from rich.table import Table
 
+from .safetext import markup_safe
+
 
 def _rate_row(label: str, entry: dict[str, Any], extra: list[str] | None = None) -> list[str]:
     low, high = entry["ci95"]
-    return [label, *(extra or []), f"{entry['wins']:g}/{entry['games']}", f"{100 * entry['rate']:.1f}%",
+    return [markup_safe(label), *(markup_safe(e) for e in extra or []), f"{entry['wins']:g}/{entry['games']}", f"{100 * entry['rate']:.1f}%",
             f"{100 * low:.1f}-{100 * high:.1f}%"]
 
 
@@ -37,7 +39,7 @@ def summary_tables(summary: dict[str, Any]) -> Group:
             bots.add_row(*_rate_row(bot, entry))
         parts.append(bots)
     for name, values in summary["groups"].items():
-        table = _rate_table(f"Wins by {name}", name)
+        table = _rate_table(f"Wins by {markup_safe(name)}", markup_safe(name))
         for value, entry in values.items():
             table.add_row(*_rate_row(value, entry))
         parts.append(table)
@@ -48,7 +50,7 @@ def summary_tables(summary: dict[str, Any]) -> Group:
     lengths.add_row("mean decisions", f"{summary['mean_decisions']:.1f}")
     lengths.add_row("decisions (min-max)", f"{summary['min_decisions']}-{summary['max_decisions']}")
     for reason, count in summary["end_reasons"].items():
-        lengths.add_row(f"ended: {reason}", str(count))
+        lengths.add_row(f"ended: {markup_safe(reason)}", str(count))
     lengths.add_row("games/s", f"{summary['games_per_second']:.1f}")
     lengths.add_row("decisions/s", f"{summary['decisions_per_second']:.0f}")
     parts.append(lengths)
@@ -57,11 +59,11 @@ def summary_tables(summary: dict[str, Any]) -> Group:
 
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     bots = ",".join(summary["bots"]) + (" (rotating seats)" if summary.get("rotate") else "")
-    console.print(f"[bold]{summary['pack']} {summary['version']}[/bold]: {summary['games']} games, "
+    console.print(f"[bold]{markup_safe(summary['pack'])} {markup_safe(summary['version'])}[/bold]: {summary['games']} games, "
                   f"{summary['players']} players, bots {bots}, seed {summary['seed']}, "
                   f"{summary['seconds']:.1f}s on {summary['workers']} worker(s)")
     console.print(summary_tables(summary))
     for error in summary["errors"][:5]:
-        console.print(f"[red]error[/red] {error}", highlight=False)
+        console.print(f"[red]error[/red] {markup_safe(error)}", highlight=False)
     if len(summary["errors"]) > 5:
         console.print(f"... and {len(summary['errors']) - 5} more errors")

@@ -255,7 +255,8 @@ def _set_flow(doc: TomlDoc, state: State, game: Game) -> None:
         flow[key] = value
     if "active" in _table(doc, ("flow",)) and state.data["flow"]["active"] in flow["order"]:
         flow["pos"] = flow["order"].index(flow["active"])
-    flow["simul"] = None
+    if _table(doc, ("flow",)):
+        flow["simul"] = None  # a turn or stage set by hand starts no round of secret picks
     flow["entered"] = False
     flow["end_turn"] = False
 

@@ -194,6 +194,7 @@ def summarize(game: Game, records: list[GameRecord], players: int, seed: int, bo
         "mean_decisions": round(mean([float(d) for d in decisions]), 3),
         "min_decisions": min(decisions) if decisions else 0,
         "max_decisions": max(decisions) if decisions else 0,
+        "turns_per_game": [r.turns for r in records],
         "workers": workers,
         "seconds": round(seconds, 3),
         "games_per_second": round(n / seconds, 3) if seconds > 0 else 0.0,

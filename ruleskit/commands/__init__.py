@@ -6,6 +6,6 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, compare, compile, diff, play, replay, simulate, test
+from . import check, compare, compile, diff, lsp, new, play, replay, schema, simulate, test
 
-COMMANDS: list[ModuleType] = [check, compile, replay, diff, test, play, simulate, compare]
+COMMANDS: list[ModuleType] = [check, compile, replay, diff, test, play, simulate, compare, new, schema, lsp]

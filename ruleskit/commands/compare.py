@@ -38,7 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="local worker processes (default: the number of CPUs, at most 4)")
     parser.add_argument("--alpha", type=_alpha, default=0.05,
                         help="significance level after Holm's adjustment (default 0.05)")
-    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE ('-': print only "
+                        "the JSON, to standard output)")
+    parser.add_argument("--plot", metavar="FILE", help="draw base against variant (win rates with 95 percent "
+                        "intervals, game lengths, end reasons) to FILE (.png or .svg; needs the 'plot' extra)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
 
@@ -51,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import compare
     from ..game import load
 
+    if args.plot:
+        from ..plots import check_plot_path
+
+        check_plot_path(args.plot)
     base, variant = load(args.base), load(args.variant)
     low, high = max(base.min_players, variant.min_players), min(base.max_players, variant.max_players)
     players = args.players if args.players is not None else max(low, min(4, high))
@@ -62,8 +69,15 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=2 * args.games)
         result = compare(base, variant, args.games, players, bots, seed=args.seed, workers=workers,
                          alpha=args.alpha, progress=lambda n: progress.advance(task, n))
-    print_comparison(Console(highlight=False), result)
-    if args.json:
+    if args.json == "-":
+        print(json.dumps(result, indent=2))
+    else:
+        print_comparison(Console(highlight=False), result)
+    if args.plot:
+        from ..plots import plot_comparison
+
+        plot_comparison(result, args.plot)
+    if args.json and args.json != "-":
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(result, out, indent=2)
             out.write("\n")
@@ -85,6 +99,8 @@ def _table(title: str, first: str) -> Any:
 
 
 def _add(table: Any, row: dict[str, Any], rate: bool) -> None:
+    from ..safetext import markup_safe
+
     low, high = row["ci95"]
     if rate:
         base, variant = _percent(row["base"]["rate"]), _percent(row["variant"]["rate"])
@@ -93,13 +109,15 @@ def _add(table: Any, row: dict[str, Any], rate: bool) -> None:
         base, variant = f"{row['base']['mean']:.1f}", f"{row['variant']['mean']:.1f}"
         scale = 1.0
     flag = "[bold red]*[/]" if row["significant"] else ""
-    table.add_row(row["what"], base, variant, f"{scale * row['difference']:+.1f}",
+    table.add_row(markup_safe(row["what"]), base, variant, f"{scale * row['difference']:+.1f}",
                   f"{scale * low:+.1f}..{scale * high:+.1f}", f"{row['p_adjusted']:.3f}", flag)
 
 
 def print_comparison(console: Any, result: dict[str, Any]) -> None:
+    from ..safetext import markup_safe
+
     base, variant = result["base"], result["variant"]
-    console.print(f"[bold]{variant['pack']}[/] against [bold]{base['pack']}[/]: {result['games']} games each, "
+    console.print(f"[bold]{markup_safe(variant['pack'])}[/] against [bold]{markup_safe(base['pack'])}[/]: {result['games']} games each, "
                   f"{result['players']} players, bots {','.join(result['bots'])}, seed {result['seed']} "
                   f"(the same seeds for both)")
     sections = [("Win rate by seat (change in points of %)", "seat", result["seats"], True)]
@@ -116,7 +134,7 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
     console.print(f"End reasons overall: chi-square {overall['statistic']:.2f} on {overall['df']} df, "
                   f"p {overall['p_adjusted']:.3f}{' [bold red]*[/]' if overall['significant'] else ''}")
     for note in result["group_notes"]:
-        console.print(f"[dim]note:[/] {note}")
+        console.print(f"[dim]note:[/] {markup_safe(note)}")
     flagged = result["significant"]
     if flagged:
         console.print(f"[bold]{len(flagged)} significant difference{'s' if len(flagged) != 1 else ''}[/] "
@@ -130,4 +148,4 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
                   "reasons overall).[/]")
     for side in ("base", "variant"):
         for error in result["errors"][side][:3]:
-            console.print(f"[red]error[/red] ({side}) {error}")
+            console.print(f"[red]error[/red] ({side}) {markup_safe(error)}")

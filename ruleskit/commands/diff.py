@@ -15,6 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("base", metavar="BASE", help="the base pack (folder or built-in name)")
     parser.add_argument("variant", metavar="VARIANT", help="the variant pack (folder or built-in name)")
     parser.add_argument("--brief", action="store_true", help="one line per difference, without the definitions")
+    parser.add_argument("--json", action="store_true", help="print the differences as a JSON list")
     return run
 
 
@@ -23,20 +24,29 @@ def run(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from ..diff import diff_packs
+    from ..safetext import clean, markup_safe
 
     base, variant, differences = diff_packs(args.base, args.variant)
+    if args.json:
+        import json
+
+        import attrs
+
+        print(json.dumps({"base": base.manifest.name, "variant": variant.manifest.name,
+                          "differences": [attrs.asdict(d) for d in differences]}, indent=2))
+        return 0
     console = Console(highlight=False, soft_wrap=True)
     count = len(differences)
-    console.print(f"[bold]{variant.manifest.name}[/] against [bold]{base.manifest.name}[/]: "
+    console.print(f"[bold]{markup_safe(variant.manifest.name)}[/] against [bold]{markup_safe(base.manifest.name)}[/]: "
                   f"{count} difference{'s' if count != 1 else ''}")
     for difference in differences:
         mark, colour = _STYLE[difference.change]
         line = Text(f"{mark} {difference.change:<9} ", style=colour)
-        line.append(difference.key, style="bold")
+        line.append(clean(difference.key), style="bold")
         if difference.where:
-            line.append(f"  ({difference.where})", style="dim")
+            line.append(f"  ({clean(difference.where)})", style="dim")
         elif difference.base_where:
-            line.append(f"  (was {difference.base_where})", style="dim")
+            line.append(f"  (was {clean(difference.base_where)})", style="dim")
         console.print(line)
         if args.brief:
             continue
@@ -56,5 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _block(console: object, text_class: type, body: str, style: str, indent: int, prefix: str = "") -> None:
     """Print `body` indented, each line whole: a definition is never cut at the terminal's width."""
+    from ..safetext import clean
+
     for line in body.splitlines() or [""]:
-        console.print(text_class(" " * indent + prefix + line, style=style))  # type: ignore[attr-defined]
+        console.print(text_class(" " * indent + prefix + clean(line), style=style))  # type: ignore[attr-defined]

@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--scenario", metavar="FILE", help="start from a scenario file instead of a new game")
     parser.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     parser.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log to FILE when it ends or you quit")
+    parser.add_argument("--layout", choices=["auto", "compact", "full"], default="auto",
+                        help="compact: a few lines per section (fits 80x24); full: bordered tables; "
+                             "auto: compact below 100 columns or 40 lines (default)")
     return run
 
 
@@ -44,12 +47,14 @@ def run(args: argparse.Namespace) -> int:
         game, state, saved_seats = load_saved(args.load, args.pack)
         seats = seats or saved_seats
     else:
-        if not args.pack:
+        if not args.pack and not args.scenario:
             raise PackError("name the pack to play (or continue a saved game with --load FILE)")
-        game = load(args.pack)
         if args.scenario:
-            state = load_scenario(args.scenario, game)
+            # Without PACK, the scenario's own `pack` key names it.
+            state = load_scenario(args.scenario, load(args.pack) if args.pack else None)
+            game = state.game
         else:
+            game = load(args.pack)
             players = args.players or (len(seats) if seats else game.min_players)
             state = game.new_game(players=players, seed=args.seed)
         if seats is None:
@@ -58,5 +63,6 @@ def run(args: argparse.Namespace) -> int:
         raise PackError(f"--players {args.players} does not match the game, which has {state.players} players")
     if len(seats) != state.players:
         raise PackError(f"--seats names {len(seats)} seats for {state.players} players")
-    session = PlaySession(game, state, seats, Console(highlight=False), seed=args.seed, log_path=args.log)
+    session = PlaySession(game, state, seats, Console(highlight=False), seed=args.seed, log_path=args.log,
+                          layout=args.layout)
     return session.run()

@@ -42,7 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         "derived from it, so results do not depend on --workers")
     parser.add_argument("--workers", "-w", type=_positive, default=None,
                         help="local worker processes (default: the number of CPUs, at most 4)")
-    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE ('-': print only "
+                        "the JSON, to standard output)")
+    parser.add_argument("--plot", metavar="FILE", help="draw win rates (95 percent intervals) and game lengths to "
+                        "FILE (.png or .svg; needs the 'plot' extra: pip install 'ruleskit[plot]')")
     parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
@@ -57,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     from ..report import print_summary
     from ..simulate import simulate
 
+    if args.plot:
+        from ..plots import check_plot_path
+
+        check_plot_path(args.plot)
     game = load(args.pack)
     players = args.players if args.players is not None else max(game.min_players, min(4, game.max_players))
     bots = seat_bots(args.bots.split(","), players)
@@ -69,8 +76,15 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=args.games)
         summary = simulate(game, args.games, players, bots, seed=args.seed, workers=workers, rotate=args.rotate,
                            log_dir=args.log_dir, progress=lambda n: progress.advance(task, n))
-    print_summary(Console(), summary)
-    if args.json:
+    if args.json == "-":
+        print(json.dumps(summary, indent=2))
+    else:
+        print_summary(Console(), summary)
+    if args.plot:
+        from ..plots import plot_simulation
+
+        plot_simulation(summary, args.plot)
+    if args.json and args.json != "-":
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(summary, out, indent=2)
             out.write("\n")

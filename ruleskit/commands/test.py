@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
     parser.add_argument("--log", type=Path, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
 
 
@@ -45,10 +48,14 @@ def _counts(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import PackError
-    from ..testing.runner import check_log, check_pack
+    from ..testing.runner import Report, check_log, check_pack
 
     if args.log is not None:
         failure = check_log(args.log, args.pack, apply_limit=args.apply_limit)
+        if args.json:
+            print(json.dumps({"log": str(args.log), "ok": failure is None,
+                              "failure": None if failure is None else failure.describe()}))
+            return 0 if failure is None else 1
         if failure is None:
             print(f"{args.log}: every check held")
             return 0
@@ -62,9 +69,32 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_of(args.pack)
     out = args.out or Path(f"{game.name}-failure.jsonl")
-    report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
-                       apply_limit=args.apply_limit, shrink=not args.no_shrink,
-                       thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(stderr=True), disable=args.quiet or args.json, transient=True)
+
+    def advance(report: Report) -> None:
+        done = sum(report.games.values())
+        shrinking = report.failure is not None or report.attempts > done + 1
+        progress.update(task, completed=done, description="shrinking a failure" if shrinking else "testing")
+
+    with progress:
+        task = progress.add_task("testing", total=args.games)
+        report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
+                            apply_limit=args.apply_limit, shrink=not args.no_shrink,
+                            thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
+                            progress=advance)
+    if args.json:
+        print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
+                          "attempts": report.attempts, "decisions": report.decisions, "cut_short": report.cut_short,
+                          "invariants": report.invariants, "seconds": round(report.seconds, 3),
+                          "problems": report.problems,
+                          "failure": None if report.failure is None else report.failure.describe(),
+                          "failure_log": None if report.failure is None or report.failure.log_path is None
+                          else str(report.failure.log_path)}))
+        return 0 if report.ok else 1
     print(report.summary())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

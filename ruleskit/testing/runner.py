@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,8 +144,12 @@ class _Recorder:
 def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
               out: Path | None = None, apply_limit: int | None = None,
               decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
-              thorough_every: int = 1, max_decisions: int | None = None) -> Report:
-    """Play about `games` random games (split over the player counts) and check them."""
+              thorough_every: int = 1, max_decisions: int | None = None,
+              progress: Callable[[Report], None] | None = None) -> Report:
+    """Play about `games` random games (split over the player counts) and check them.
+
+    `progress`, if given, is called with the report after every game tried (shrinking included).
+    """
     game = game_of(pack)
     counts = players or list(range(game.min_players, game.max_players + 1))
     for count in counts:
@@ -158,7 +163,7 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
             continue
         strategy = random_games(game, count, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn,
                                 thorough_every=thorough_every, max_decisions=max_decisions)
-        failure = _run_count(strategy, share, seed + index, report, shrink)
+        failure = _run_count(strategy, share, seed + index, report, shrink, progress)
         if failure is not None:
             report.failure = failure
             break
@@ -169,7 +174,7 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
 
 
 def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, report: Report,
-               shrink: bool) -> Failure | None:
+               shrink: bool, progress: Callable[[Report], None] | None = None) -> Failure | None:
     recorder = _Recorder(report)
 
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False, print_blob=False,
@@ -183,8 +188,12 @@ def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, repo
             run.play()
         except Exception as exc:
             recorder.failed(run, exc)
+            if progress is not None:
+                progress(report)
             raise
         recorder.finished(run)
+        if progress is not None:
+            progress(report)
 
     try:
         play()

@@ -57,21 +57,23 @@ def test_nothing_to_undo_at_the_start(script, capsys) -> None:  # type: ignore[n
     assert "Nothing to undo." in out
 
 
-def test_hot_seat_hands_over_and_hides_the_other_hand(script, capsys) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("layout", ["full", "compact"])
+def test_hot_seat_hands_over_and_hides_the_other_hand(layout: str, script, capsys) -> None:  # type: ignore[no-untyped-def]
     game = ruleskit.load(DUEL)
     state = game.new_game(players=2, seed=4)
     hands = [list(state.data["z"]["hand@0"]), list(state.data["z"]["hand@1"])]
     names = [[game.model.item_data[c]["name"] for c in hand] for hand in hands]
     # Setup asks player 1 who drafts first; answer 1 (player 1), then quit at the next screen.
-    code, out, prompts = _play([DUEL, "--seats", "human,human", "--seed", "4"], ["", "1", "", "quit"],
-                               script, capsys)
+    code, out, prompts = _play([DUEL, "--seats", "human,human", "--seed", "4", "--layout", layout],
+                               ["", "1", "", "quit"], script, capsys)
     assert code == 0
     assert prompts[0] == ""                       # the hand-over prompt comes before anything private
     assert "Pass the screen to Player 1" in out
     first_screen = out.split("Pass the screen to Player 1")[1].split("Player 1: ")[0]
     assert all(name in first_screen for name in names[0])
     assert "2 hidden" in first_screen             # player 2's hand, as player 1 sees it
-    assert not any(name in first_screen.split("Players")[1] for name in names[1] if name not in names[0])
+    players = first_screen.split("Players")[1] if layout == "full" else first_screen.split("to decide")[1]
+    assert not any(name in players for name in names[1] if name not in names[0])
 
 
 def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]

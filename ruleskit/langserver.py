@@ -1,0 +1,273 @@
+"""`ruleskit lsp`: a language server for pack files (`.rk` and pack TOML), over stdio.
+
+Diagnostics come from loading the pack with the real loader and checker, with
+the editor's unsaved buffers standing in for the files on disk. Definitions,
+references, hover and completion come from `PackIndex`, which reads the pack's
+text and so keeps working while the pack has errors.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from .errors import RulesError
+from .game import load
+from .packindex import (
+    KEYWORDS,
+    PREDEFINED,
+    WORD,
+    PackIndex,
+    Place,
+    Symbol,
+    base_folder,
+    find_root,
+    pack_files,
+)
+
+SERVER_NAME = "ruleskit"
+_QUOTED_EXTENDS = re.compile(r'(?m)^(\s*extends\s*=\s*)"([^"\n]*)"')
+
+
+class PackServer(LanguageServer):
+    """Keeps, per pack folder, the files it last reported diagnostics for (to clear them when fixed)."""
+
+    def __init__(self) -> None:
+        from . import __version__
+
+        super().__init__(SERVER_NAME, __version__)
+        self.reported: dict[Path, set[Path]] = {}
+
+    def overrides(self) -> dict[Path, str]:
+        """The open documents' texts, by path."""
+        texts = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path:
+                texts[Path(path).resolve()] = document.source
+        return texts
+
+    def index_for(self, uri: str) -> tuple[PackIndex, Path] | None:
+        path = to_fs_path(uri)
+        root = find_root(Path(path)) if path else None
+        if path is None or root is None:
+            return None
+        return PackIndex.build(root, self.overrides()), Path(path).resolve()
+
+    def check(self, uri: str) -> None:
+        """Load the pack holding `uri` and publish its error, or clear what was reported before."""
+        path = to_fs_path(uri)
+        root = find_root(Path(path)) if path else None
+        if path is None or root is None:
+            return
+        root = root.resolve()
+        found = diagnose(root, self.overrides())
+        for stale in self.reported.get(root, set()) - set(found):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=from_fs_path(str(stale)) or "",
+                                                                                  diagnostics=[]))
+        for file, diagnostics in found.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=from_fs_path(str(file)) or "",
+                                                                                  diagnostics=diagnostics))
+        self.reported[root] = set(found) | {Path(path).resolve()}
+        if Path(path).resolve() not in found:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def diagnose(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Diagnostic]]:
+    """The pack's load error as a located diagnostic, by file; empty when the pack loads."""
+    try:
+        load_with_overrides(root, overrides)
+    except RulesError as error:
+        file = Path(error.file).resolve() if error.file else root / "pack.toml"
+        texts = overrides.get(file)
+        if texts is None:
+            try:
+                texts = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                texts = ""
+        message = error.message + (f" ({error.hint})" if error.hint else "")
+        return {file: [types.Diagnostic(range=error_range(texts, error.line, error.column), message=message,
+                                        severity=types.DiagnosticSeverity.Error, source=SERVER_NAME)]}
+    return {}
+
+
+def load_with_overrides(root: Path, overrides: dict[Path, str]) -> None:
+    """Load the pack at `root`; when some of its files are open with unsaved changes, load a copy holding them."""
+    files = pack_files(root, overrides)
+    if not any(path in overrides for path in files):
+        load(str(root))
+        return
+    with tempfile.TemporaryDirectory(prefix="ruleskit-lsp-") as scratch:
+        copy = Path(scratch) / root.name
+        for path in files:
+            target = copy / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path in overrides:
+                text = overrides[path]
+                if path.name == "pack.toml":
+                    text = _absolute_extends(root, text, overrides)
+                target.write_text(text, encoding="utf-8")
+            elif path.name == "pack.toml":
+                target.write_text(_absolute_extends(root, path.read_text(encoding="utf-8"), overrides), encoding="utf-8")
+            else:
+                shutil.copyfile(path, target)
+        try:
+            load(str(copy))
+        except RulesError as error:
+            if error.file:
+                located = Path(error.file).resolve()
+                if located.is_relative_to(copy.resolve()):
+                    error.file = str(root / located.relative_to(copy.resolve()))
+            raise
+
+
+def _absolute_extends(root: Path, text: str, overrides: dict[Path, str]) -> str:
+    """A variant's manifest with its base's folder written as an absolute path, so a copy finds it."""
+    base = base_folder(root, overrides)
+    if base is None:
+        return text
+    return _QUOTED_EXTENDS.sub(lambda m: f'{m.group(1)}"{base.as_posix()}"', text, count=1)
+
+
+def error_range(text: str, line: int | None, column: int | None) -> types.Range:
+    """The span an error points at: the word at its column, else the line's text."""
+    lines = text.splitlines()
+    number = max(0, (line or 1) - 1)
+    content = lines[number] if number < len(lines) else ""
+    if column:
+        index = min(max(0, column - 1), len(content))
+        for match in WORD.finditer(content):
+            if match.start() <= index < match.end() or match.start() == index:
+                return _range(number, match.start(), match.end())
+        return _range(number, index, min(len(content), index + 1) or index)
+    start = len(content) - len(content.lstrip())
+    return _range(number, start, len(content))
+
+
+def _range(line: int, start: int, end: int) -> types.Range:
+    return types.Range(start=types.Position(line=line, character=start), end=types.Position(line=line, character=end))
+
+
+def location(place: Place) -> types.Location:
+    return types.Location(uri=from_fs_path(str(place.path)) or "", range=_range(place.line, place.start, place.end))
+
+
+def hover_text(name: str, symbols: list[Symbol]) -> str | None:
+    parts = []
+    for symbol in symbols:
+        language = "toml" if symbol.place.path.suffix == ".toml" else "ruleskit"
+        where = f"{symbol.place.path.name}:{symbol.place.line + 1}"
+        part = f"**{symbol.kind}** `{name}` — {where}"
+        if symbol.doc:
+            part += "\n\n" + symbol.doc
+        if symbol.detail:
+            part += f"\n\n```{language}\n{symbol.detail}\n```"
+        parts.append(part)
+    if not parts:
+        builtin = builtin_doc(name)
+        return f"**built-in** `{name}`: {builtin}" if builtin else None
+    return "\n\n---\n\n".join(parts)
+
+
+def builtin_doc(name: str) -> str | None:
+    try:
+        from .lang.builtins import BUILTINS
+    except ImportError:
+        return None
+    spec = BUILTINS.get(name)
+    return str(getattr(spec, "doc", "")) or None if spec is not None else None
+
+
+def builtin_names() -> list[str]:
+    try:
+        from .lang.builtins import BUILTINS
+    except ImportError:
+        return []
+    return sorted(BUILTINS)
+
+
+COMPLETION_KIND = {"rule": types.CompletionItemKind.Function, "proc": types.CompletionItemKind.Method,
+                   "hook": types.CompletionItemKind.Event, "event": types.CompletionItemKind.Event,
+                   "kind": types.CompletionItemKind.Class, "item": types.CompletionItemKind.EnumMember,
+                   "zone": types.CompletionItemKind.Struct, "stage": types.CompletionItemKind.Enum,
+                   "phase": types.CompletionItemKind.Enum, "action": types.CompletionItemKind.Method,
+                   "die": types.CompletionItemKind.Constant}
+
+
+def make_server() -> PackServer:
+    server = PackServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PackServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: PackServer, params: types.DefinitionParams) -> list[types.Location] | None:
+        found = ls.index_for(params.text_document.uri)
+        if found is None:
+            return None
+        index, path = found
+        word = index.word_at(path, params.position.line, params.position.character)
+        return [location(s.place) for s in index.definitions(word)] if word else None
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location] | None:
+        found = ls.index_for(params.text_document.uri)
+        if found is None:
+            return None
+        index, path = found
+        word = index.word_at(path, params.position.line, params.position.character)
+        if not word:
+            return None
+        places = index.references(word)
+        if not params.context.include_declaration:
+            defined = {s.place for s in index.definitions(word)}
+            places = [p for p in places if p not in defined]
+        return [location(p) for p in places]
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+        found = ls.index_for(params.text_document.uri)
+        if found is None:
+            return None
+        index, path = found
+        word = index.word_at(path, params.position.line, params.position.character)
+        text = hover_text(word, index.definitions(word)) if word else None
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["."]))
+    def completion(ls: PackServer, params: types.CompletionParams) -> types.CompletionList | None:
+        found = ls.index_for(params.text_document.uri)
+        if found is None:
+            return None
+        index, _ = found
+        items = [types.CompletionItem(label=s.name, kind=COMPLETION_KIND.get(s.kind, types.CompletionItemKind.Variable),
+                                      detail=s.kind) for s in index.names()]
+        items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Function, detail="built-in",
+                                       documentation=builtin_doc(name)) for name in builtin_names()]
+        items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
+        items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Variable, detail="predefined")
+                  for word in PREDEFINED]
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    return server
+
+
+def serve() -> None:
+    make_server().start_io()

@@ -1,0 +1,141 @@
+"""Stepping through a game log in the terminal, forwards and backwards.
+
+The log is first verified by `log.replay`; the game is then re-run from its
+header, keeping the state after every decision, so any step can be shown at
+once. Each step shows the decision, its consequences (chance, messages, turn
+and phase changes) and the table as one seat saw it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from .display import Display
+from .log import read_log, replay
+from .runtime.engine import Action
+from .runtime.state import State
+from .safetext import plain
+from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+
+HELP_TEXT = """\
+Enter or n: next step   p: previous step   g N: go to step N   first / last
+seat N: show the table as player N sees it   all: follow whoever decides   q: quit"""
+
+
+def replay_states(path: str | Path, progress: Callable[[int, int], None] | None = None
+                  ) -> tuple[list[State], list[str]]:
+    """The verified game of a log: the state after setup and after each decision, and each decision's label."""
+    final = replay(path)
+    header = read_log(path)[0]
+    game = final.game
+    state = game.new_game(players=final.players, seed=final.data["seed"], options=header.get("options") or None)
+    states, labels = [state.clone()], [""]
+    decisions = [entry for entry in final.history if not entry.get("setup")]
+    for number, entry in enumerate(decisions, start=1):
+        label = _label_of(state.legal_actions(entry["player"]), entry["action"])
+        state.apply(entry["action"], player=entry["player"])
+        states.append(state.clone())
+        labels.append(label)
+        if progress is not None:
+            progress(number, len(decisions))
+    return states, labels
+
+
+def _label_of(actions: list[Action], action_id: str) -> str:
+    for action in actions:
+        if action.id == action_id:
+            return action.label
+    return action_id
+
+
+class ReplayViewer:
+    """Shows one step of a replayed game at a time; commands move between steps."""
+
+    def __init__(self, states: list[State], labels: list[str], console: Console,
+                 ask: Callable[[str], str] | None = None, compact: bool = True) -> None:
+        self.states = states
+        self.labels = labels
+        self.console = console
+        self.ask = ask or input
+        self.compact = compact
+        self.display = Display(states[0].game)
+        self.step = 0
+        self.seat: int | None = None  # None: the table as the player deciding next sees it
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    def show(self) -> None:
+        state = self.states[self.step]
+        entry = state.history[-1]
+        self.console.rule(plain(f"step {self.step}/{self.last}"), style="dim")
+        viewer = self.viewer(state)
+        if self.step == 0:
+            self.console.print(plain("Setup", style="bold"))
+            lines = events(self.display, entry, None, state)
+        else:
+            previous = self.states[self.step - 1]
+            self.console.print(decision_line(self.display, entry["player"], "", self.labels[self.step], False))
+            lines = [*outcome_events(self.display, entry),
+                     *changes(self.display, previous.view(viewer), state.view(viewer)),
+                     *flow_events(self.display, flow_mark(previous), state)]
+        for line in lines:
+            self.console.print(line)
+        self.console.print(self.display.render(state, viewer, compact=self.compact, width=self.console.size[0]))
+        if state.is_terminal:
+            self.console.print(self.display.result(state))
+
+    def viewer(self, state: State) -> int:
+        if self.seat is not None:
+            return self.seat
+        deciding = state.players_to_decide()
+        return deciding[0] if deciding else 0
+
+    def run(self) -> int:
+        self.show()
+        while True:
+            try:
+                line = self.ask(f"[{self.step}/{self.last}] n/p/g N/seat N/q> ").strip().lower()
+            except EOFError:
+                return 0
+            command, _, rest = line.partition(" ")
+            if command in ("q", "quit", "exit"):
+                return 0
+            target = self.target(command, rest.strip())
+            if target is None:
+                continue
+            self.step = target
+            self.show()
+
+    def target(self, command: str, rest: str) -> int | None:
+        """The step a command moves to, or None when it moves nowhere (messages say why)."""
+        if command in ("", "n", "next"):
+            if self.step == self.last:
+                self.console.print("This is the last step.")
+                return None
+            return self.step + 1
+        if command in ("p", "b", "prev", "previous", "back"):
+            if self.step == 0:
+                self.console.print("This is the first step.")
+                return None
+            return self.step - 1
+        if command == "first":
+            return 0
+        if command in ("last", "end"):
+            return self.last
+        if command in ("g", "go", "goto") and rest.isdigit():
+            return min(int(rest), self.last)
+        if command.isdigit():
+            return min(int(command), self.last)
+        if command == "seat" and rest.isdigit() and 1 <= int(rest) <= self.states[0].players:
+            self.seat = int(rest) - 1
+            return self.step
+        if command == "all":
+            self.seat = None
+            return self.step
+        self.console.print(HELP_TEXT, markup=False, highlight=False)
+        return None

@@ -1,0 +1,120 @@
+"""What a decision did, told as events: chance outcomes, messages, refused picks, new turns and phases.
+
+Built from the state's public record: each `state.history` entry holds the
+decision, its chance outcomes and its messages; the flow before and after
+tells turn, round and phase changes. Outcomes that could reveal hidden
+information (a shuffle's order, a random card) are told without their value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from .safetext import clean
+
+if TYPE_CHECKING:
+    from .display import Display
+    from .runtime.state import State
+
+FLOW_KEYS = ("phase", "turn", "round", "active")
+
+
+def flow_mark(state: State) -> dict[str, Any]:
+    """The parts of the flow whose change is worth telling."""
+    flow = state.raw["flow"]
+    return {key: flow.get(key) for key in FLOW_KEYS}
+
+
+def chance_event(display: Display, outcome: dict[str, Any]) -> str:
+    if "roll" in outcome:
+        scripted = " (scripted)" if outcome.get("scripted") else ""
+        return f"rolls {clean(outcome['roll'])}: {clean(outcome['value'])}{scripted}"
+    if "random" in outcome:
+        picked = outcome["random"]
+        board = display.model.board
+        if isinstance(picked, int) or (board is not None and display.model.item_kind.get(picked) == board.nodes):
+            return f"picked at random: {display.value(picked)}"
+        return "a random pick is made"
+    if "shuffle" in outcome:
+        name = str(outcome["shuffle"]).partition("@")[0]
+        return f"{display.label(name)} is shuffled"
+    if "shuffled" in outcome:
+        return "a random order is drawn"
+    if "sample" in outcome:
+        return f"{len(outcome['sample'])} picked at random"
+    return "a chance outcome"
+
+
+def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State) -> list[Text]:
+    """The lines telling one history entry's consequences (not the decision itself)."""
+    return outcome_events(display, entry) + flow_events(display, before, after)
+
+
+def outcome_events(display: Display, entry: dict[str, Any]) -> list[Text]:
+    """Chance outcomes and messages of one history entry."""
+    who = display.player_name(int(entry["player"])) + " " if isinstance(entry.get("player"), int) else ""
+    lines = [Text(f"  ⚄ {who}{chance_event(display, outcome)}", style="cyan") for outcome in entry.get("chance", [])]
+    for message in entry.get("messages", []):
+        style = "yellow" if "refused" in str(message) else ""
+        # `say ITEM` records the item's id: show it by its name.
+        shown = display.item(message) if message in display.model.item_data else clean(message)
+        lines.append(Text("  · " + shown, style=style))
+    return lines
+
+
+def flow_events(display: Display, before: dict[str, Any] | None, after: State) -> list[Text]:
+    """The game's end, or a new phase, round or turn."""
+    if after.is_terminal:
+        result = after.result or {}
+        return [Text(f"  ■ the game ends: {clean(result.get('reason', ''))}", style="bold")]
+    lines = []
+    now = flow_mark(after)
+    if before is not None and before != now:
+        if now["phase"] != before["phase"]:
+            lines.append(Text(f"  ▸ phase: {display.label(str(now['phase']))}", style="bold magenta"))
+        elif now["round"] != before["round"]:
+            lines.append(Text(f"  ▸ round {now['round']}", style="magenta"))
+        if now["turn"] != before["turn"]:
+            lines.append(Text(f"  ▸ turn {now['turn']}: {display.player_name(int(now['active']))}",
+                              style="magenta"))
+    return lines
+
+
+def decision_line(display: Display, player: int, seat: str, label: str, secret: bool) -> Text:
+    line = Text(display.player_name(player), style="bold")
+    if seat:
+        line.append(f" ({clean(seat)})", style="dim")
+    line.append(": " + ("makes a secret choice" if secret else clean(label)))
+    return line
+
+
+def changes(display: Display, before: dict[str, Any], after: dict[str, Any], limit: int = 6) -> list[Text]:
+    """What a decision changed that the viewer can see: player counters, item values and game counters.
+
+    `before` and `after` are `state.view(viewer)` around the decision; zones are left to the table.
+    """
+    model = display.model
+    lines: list[str] = []
+    for p, (old, new) in enumerate(zip(before["player_vars"], after["player_vars"], strict=False)):
+        for name, value in new.items():
+            if name in old and old[name] != value and name not in display.hints.hide:
+                kind = model.player_vars[name].type == "player" if name in model.player_vars else False
+                lines.append(f"{display.player_name(p)}: {display.label(name)} "
+                             f"{display.value(old[name], kind)} → {display.value(value, kind)}")
+    for item, values in after["items"].items():
+        old_values = before["items"].get(item, {})
+        for name, value in values.items():
+            if name in old_values and old_values[name] != value and name not in display.hints.hide:
+                lines.append(f"{display.item(item)}: {display.label(name)} "
+                             f"{display.value(old_values[name])} → {display.value(value)}")
+    for name, value in after["vars"].items():
+        old_value = before["vars"].get(name)
+        if name in before["vars"] and old_value != value and name not in display.hints.hide:
+            kind = model.game_vars[name].type == "player" if name in model.game_vars else False
+            lines.append(f"{display.label(name)} {display.value(old_value, kind)} → {display.value(value, kind)}")
+    shown = [Text("  ↳ " + line, style="green") for line in lines[:limit]]
+    if len(lines) > limit:
+        shown.append(Text(f"  ↳ … and {len(lines) - limit} more changes", style="green"))
+    return shown

@@ -1,0 +1,92 @@
+"""Pack text reaches the terminal as plain text: no markup is read, no escape sequence or control character passes."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+from cli_support import PACKS
+from rich.console import Console
+
+import ruleskit
+from ruleskit.cli import main
+from ruleskit.play import PlaySession
+from ruleskit.safetext import clean
+
+HOSTILE = str(PACKS / "hostile_text")
+# What the pack tries to send: screen clears, cursor moves, blinking, the alternate screen, window titles,
+# hyperlinks (OSC 8), an 8-bit CSI, a right-to-left override and a carriage return that fakes a prompt.
+FORBIDDEN = ["\x1b[2J", "\x1b[A", "\x1b[5m", "\x1b[?1049h", "\x1b]", "\x07", "\x9b", "\u202e", "\r"]
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("plain", "plain"),
+    ("\x1b[31mred\x1b[0m", "red"),
+    ("a\x1b]8;;http://x\x07link\x1b]8;;\x07b", "alinkb"),
+    ("title\x1b]0;pwned\x1b\\", "title"),
+    ("\x9b31mC1", "C1"),
+    ("x\u202ey", "xy"),
+    ("tab\there", "tab here"),
+    ("two\nlines\r", "twolines"),
+    ("[/bold]Goal", "[/bold]Goal"),     # markup is not removed: it is shown as written
+    ("Ophir ⛵ ☠", "Ophir ⛵ ☠"),
+])
+def test_clean(text: str, shown: str) -> None:
+    assert clean(text) == shown
+
+
+def test_clean_keeps_newlines_when_asked() -> None:
+    assert clean("a\nb\x1b[2J", newlines=True) == "a\nb"
+
+
+@pytest.mark.parametrize("layout", ["compact", "full"])
+def test_hostile_pack_plays_and_shows_its_text_literally(layout: str, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    script(["1", "3", "1", "2", "3"] * 10)
+    code = main(["play", HOSTILE, "--seats", "human,random", "--layout", layout])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert code == 0 and "Traceback" not in text
+    for sequence in FORBIDDEN:
+        assert sequence not in text, repr(sequence)
+    for literal in ("[/bold]Hostile", "[/oops]", "[/bold]Start", "Roll [bold]Player 1[/bold]", "[red]Red (P1)",
+                    "Goalclick", "[/]Goevil"):
+        assert literal in text, literal
+
+
+def test_hostile_pack_on_a_colour_terminal_sends_only_rich_styles() -> None:
+    game = ruleskit.load(HOSTILE)
+    state = game.new_game(players=2, seed=3)
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="truecolor", width=80, height=24)
+    answers = itertools.cycle(["1", "3", "2"])
+    session = PlaySession(game, state, ["human", "random"], console, ask=lambda prompt: next(answers))
+    assert session.run() == 0 and session.state.is_terminal
+    text = buffer.getvalue()
+    assert "\x1b[" in text                      # rich's own colours are there
+    for sequence in FORBIDDEN:
+        assert sequence not in text, repr(sequence)
+    assert "[/oops]" in text
+
+
+def test_the_game_end_reason_is_shown_literally(script, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code = main(["play", HOSTILE, "--seats", "random,random", "--log", str(tmp_path / "log.jsonl")])
+    text = capsys.readouterr().out
+    assert code == 0 and "[/x]won" in text and "\x1b[?1049h" not in text
+
+
+def test_error_messages_quoting_pack_text_are_cleaned(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "pack.toml").write_text('name = "x"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        '"\\u001b]0;pwned\\u0007\\u001b[2Jbad" = 1\n')
+    assert main(["check", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "unknown key" in err and "bad" in err
+    for sequence in FORBIDDEN:
+        assert sequence not in err, repr(sequence)
+
+
+def test_simulate_and_diff_show_pack_names_literally(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", HOSTILE, "--games", "3", "--players", "2", "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "hostile 1" in out and "[/x]won" in out and "\x1b" not in out
