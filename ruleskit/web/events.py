@@ -35,8 +35,7 @@ def redact(text: str, tableau: Tableau, items: set[str]) -> str:
 def decision_texts(tableau: Tableau, before: State, after: State, action: Action) -> list[str]:
     """How the decision `action`, taken in `before` and leading to `after`, is told to each seat."""
     who = tableau.display.player_name(action.player)
-    prompt = before.prompt
-    told = f"{prompt} {action.label}" if prompt else action.label
+    told = answered(before.prompt, action.label)
     secret_pick = before.pending is None and before.data["flow"]["simul"] is not None
     texts = []
     for seat in range(after.players):
@@ -47,6 +46,13 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
         else:
             texts.append(f"{who}: {redact(told, tableau, secret_items(after, seat))}")
     return texts
+
+
+def answered(prompt: str | None, label: str) -> str:
+    """A decision as told: its label, after the question it answers, if any."""
+    if not prompt:
+        return label
+    return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
 
 
 def message_texts(tableau: Tableau, state: State, message: str) -> list[str]:

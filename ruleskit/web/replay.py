@@ -13,7 +13,7 @@ from ..errors import ReplayMismatch
 from ..log import read_log, replay
 from ..runtime.state import State
 from ..tableau import Tableau, full_view
-from .events import chance_text, decision_texts, message_texts
+from .events import answered, chance_text, decision_texts, message_texts
 
 MAX_STEPS = 100_000
 
@@ -52,8 +52,7 @@ class LogReplay:
 
     def _step_lines(self, before: State, after: State, action: Any) -> list[dict[str, Any]]:
         who = self.tableau.display.player_name(action.player)
-        prompt = before.prompt
-        lines = [{"kind": "decision", "all": f"{who}: {prompt + ' ' if prompt else ''}{action.label}",
+        lines = [{"kind": "decision", "all": f"{who}: {answered(before.prompt, action.label)}",
                   "seats": decision_texts(self.tableau, before, after, action)}]
         for outcome in after.history[-1]["chance"]:
             lines.append({"kind": "chance", "all": chance_text(self.tableau, outcome, full=True),
@@ -80,4 +79,5 @@ class LogReplay:
                              "text": line["all"] if seat is None else line["seats"][seat]})
         return {"mode": "replay", "step": number, "steps": self.steps, "seat": seat,
                 "table": self.tableau.of(view, deciders), "feed": feed,
+                "deciders": deciders,
                 "waitingFor": [self.tableau.display.player_name(p) for p in deciders]}

@@ -42,6 +42,7 @@ class Event:
     number: int
     kind: str  # decision, message, chance, undo, start, end
     texts: list[str]  # one per seat
+    by: int | None = None  # the player whose decision this is
 
 
 @attrs.define
@@ -97,10 +98,10 @@ class WebTable:
 
     # ------------------------------------------------------------- moving the game on
 
-    def add_event(self, kind: str, texts: list[str]) -> None:
+    def add_event(self, kind: str, texts: list[str], by: int | None = None) -> None:
         if len(texts) == 1:
             texts = texts * self.state.players
-        self.events.append(Event(len(self.events) + 1, kind, texts))
+        self.events.append(Event(len(self.events) + 1, kind, texts, by))
 
     def advance(self) -> None:
         """Let the bots decide until a human must, or the game ends."""
@@ -124,7 +125,7 @@ class WebTable:
             raise Refusal(f"Not allowed: {exc.message}", 409) from None
         self.state = after
         self.version += 1
-        self.add_event("decision", decision_texts(self.tableau, before, after, chosen))
+        self.add_event("decision", decision_texts(self.tableau, before, after, chosen), chosen.player)
         for outcome in after.history[-1]["chance"]:
             self.add_event("chance", [chance_text(self.tableau, outcome)])
         for message in after.messages:
@@ -202,11 +203,12 @@ class WebTable:
                 "seats": [{"seat": p, "name": self.name(p), "kind": kind} for p, kind in enumerate(self.seats)],
                 "table": self.tableau.of(view, deciders),
                 "deciding": deciding,
+                "deciders": deciders,
                 "waitingFor": [self.name(p) for p in deciders],
                 "prompt": view["pending"]["prompt"] if deciding and "pending" in view else None,
                 "actions": self.grouped(actions),
                 "myPick": self.pick_label(mine) if mine else None,
-                "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat]} for e in self.events[-FEED_LENGTH:]],
+                "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat], "by": e.by} for e in self.events[-FEED_LENGTH:]],
                 "canUndo": self.undo_refusal(seat) is None,
                 "over": state.is_terminal,
             }
