@@ -227,7 +227,7 @@ class Tableau:
         layout = self._layout_positions(nodes)
         if layout is not None:
             rows = len({y for _, y in layout.values()})
-            return _normalised(layout), min(0.9, max(0.3, 0.16 * (rows + 1)))
+            return _normalised(layout), min(0.9, max(0.3, 0.12 * (rows + 1)))
         placed = self._grid_positions(nodes) or self._spring_positions(nodes)
         xs = [x for x, _ in placed.values()]
         ys = [y for _, y in placed.values()]

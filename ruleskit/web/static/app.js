@@ -175,17 +175,21 @@ function drawBoard(board, players) {
   for (const node of board.nodes) {
     const [x, y] = at[node.id];
     const lines = [node.name, ...node.facts];
-    const w = Math.max(90, 9 * Math.max(...lines.map(l => l.length)) + 16);
+    const piecesWide = node.pieces.reduce((sum, p) => sum + 18 + 9 * [...p.text].length, 0);
+    const w = Math.max(90, 9 * Math.max(...lines.map(l => l.length)) + 16, piecesWide + 12);
     const h = 24 + 17 * node.facts.length + (node.pieces.length ? 30 : 0);
     const group = svg("g", { class: "node", "data-id": node.id });
     group.append(svg("rect", { x: x - w / 2, y: y - h / 2, width: w, height: h, rx: 10 }));
     group.append(svg("text", { class: "node-name", x, y: y - h / 2 + 18, "text-anchor": "middle", text: node.name }));
     node.facts.forEach((fact, i) => group.append(svg("text", { class: "node-fact", x, y: y - h / 2 + 35 + 17 * i, "text-anchor": "middle", text: fact })));
+    const widths = node.pieces.map(piece => 14 + 9 * [...piece.text].length);
+    let px = x - (widths.reduce((a, b) => a + b, 0) + 4 * (widths.length - 1)) / 2;
     node.pieces.forEach((piece, i) => {
-      const px = x + (i - (node.pieces.length - 1) / 2) * 30, py = y + h / 2 - 16;
+      const py = y + h / 2 - 16;
       const fill = piece.owner === null ? "#ddd" : colours[piece.owner] || seatColour(piece.owner);
-      group.append(svg("g", { class: "piece" }, svg("circle", { cx: px, cy: py, r: 13, fill }),
-        svg("text", { x: px, y: py + 4, "text-anchor": "middle", text: piece.text })));
+      group.append(svg("g", { class: "piece" }, svg("rect", { x: px, y: py - 11, width: widths[i], height: 22, rx: 11, fill }),
+        svg("text", { x: px + widths[i] / 2, y: py + 4, "text-anchor": "middle", text: piece.text })));
+      px += widths[i] + 4;
     });
     picture.append(group);
   }
@@ -226,7 +230,8 @@ function drawActions(payload) {
     for (const option of group.options) {
       options.append(el("button", { type: "button", "data-action": option.id, text: option.label, onclick: () => act(option.id) }));
     }
-    parts.push(el("div", { class: "group" }, el("div", { class: "group-title", text: group.title }), options));
+    const title = group.title === payload.prompt ? null : el("div", { class: "group-title", text: group.title });
+    parts.push(el("div", { class: "group" }, title, options));
   }
   box.replaceChildren(...parts);
 }
