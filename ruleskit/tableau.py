@@ -143,10 +143,10 @@ class Tableau:
         for p in range(view["players"]):
             values = view["player_vars"][p]
             rows = []
-            for name, var in model.player_vars.items():
+            for name, var_def in model.player_vars.items():
                 if self.hidden(name):
                     continue
-                shown = self.display.value(values[name], var.type == "player") if name in values else "?"
+                shown = self.display.value(values[name], var_def.type == "player") if name in values else "?"
                 rows.append({"label": self.display.label(name), "value": shown, "secret": name not in values})
             for kind, var in owned:
                 item_values = view["items"].get(f"{kind}_{p}", {})

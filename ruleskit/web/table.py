@@ -265,8 +265,18 @@ def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> We
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
         raise Refusal("not a saved ruleskit game")
     seats = [str(s) for s in data["seats"]]
+    saved = data.get("state")
+    if not isinstance(saved, dict):
+        raise Refusal("the saved game holds no state")
     try:
-        state = State.from_json(game, data.get("state"))
-        return WebTable(game, state, seats, tableau=tableau)
+        state = State.from_json(game, saved)
+        table = WebTable(game, state, seats, tableau=tableau)
+        for seat in range(state.players):  # draw every seat's screen once: a damaged state fails here
+            table.payload(seat)
+            state.legal_actions(seat)
+        return table
     except RulesError as exc:
         raise Refusal(f"cannot load this saved game: {exc.message}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        # A save edited by hand can be valid JSON and still not be a game.
+        raise Refusal("cannot load this saved game: its state is damaged") from None

@@ -143,6 +143,11 @@ def test_loading_something_else_is_refused(served: Any) -> None:
         assert response.status_code == 400, body
         assert response.json()["error"]
     assert snapshot(table) == before
+    damaged = json.loads(table.client.get(table.host + "/save").content)
+    del damaged["state"]["data"]["flow"]
+    response = table.client.post(table.host + "/load", content=json.dumps(damaged).encode())
+    assert response.status_code == 400 and "damaged" in response.json()["error"]
+    assert snapshot(table) == before
     other = served("tests/packs/dice_race", ["human", "human"])
     response = table.client.post(table.host + "/load", content=other.client.get(other.host + "/save").content)
     assert response.status_code == 400 and "other content" in response.json()["error"]
