@@ -187,7 +187,7 @@ function drawBoard(board, players) {
     node.pieces.forEach((piece, i) => {
       const py = y + h / 2 - 16;
       const fill = piece.owner === null ? "#ddd" : colours[piece.owner] || seatColour(piece.owner);
-      group.append(svg("g", { class: "piece" }, svg("rect", { x: px, y: py - 11, width: widths[i], height: 22, rx: 11, fill }),
+      group.append(svg("g", { class: "piece" }, svg("rect", { x: px, y: py - 11, width: widths[i], height: 22, rx: 11, fill: "#fff", stroke: fill }),
         svg("text", { x: px + widths[i] / 2, y: py + 4, "text-anchor": "middle", text: piece.text })));
       px += widths[i] + 4;
     });
