@@ -169,6 +169,8 @@ class WebTable:
 
     def undo_refusal(self, seat: int) -> str | None:
         """Why `seat` may not undo now, or None if it may."""
+        if self.state.is_terminal:
+            return "The game is over."
         if not self.undo_stack:
             return "Nothing to undo."
         snapshot = self.undo_stack[-1]

@@ -174,7 +174,35 @@ def test_a_game_against_a_bot_to_the_end(browser: Any, serve: Any, tmp_path: Pat
     result = wait_for(browser, lambda b: b.find_element(By.ID, "result"))
     assert result.is_displayed() and "game over: the table is empty" in result.text.lower()
     assert lobby.current().state.is_terminal and clicks == 3
+    assert not browser.find_element(By.ID, "undo").is_enabled()  # as in play: no undo once the game is over
     screenshot(browser, "take-turns-finished.png")
+
+
+def test_a_new_game_from_the_page(browser: Any, serve: Any) -> None:
+    lobby = Lobby(ruleskit.load("ophir"), 2, ["human", "random"], 0)
+    lobby.start()
+    server = serve(play_app(lobby))
+    browser.get(f"{server.base}/host/{lobby.host_token}")
+    wait_for(browser, lambda b: action_buttons(b))
+    old_token = lobby.current().tokens[0]
+    browser.find_element(By.XPATH, "//button[text()='New game…']").click()
+    players = wait_for(browser, lambda b: b.find_element(By.ID, "new-players"))
+    players.clear()
+    players.send_keys("3")
+    wait_for(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#panel select")) == 3)
+    browser.find_element(By.CSS_SELECTOR, "#panel select[data-seat='2'] option[value='greedy']").click()
+    seed = browser.find_element(By.ID, "new-seed")
+    seed.clear()
+    seed.send_keys("5")
+    screenshot(browser, "ophir-new-game.png")
+    browser.find_element(By.ID, "start").click()
+    wait_for(browser, lambda b: lobby.current().tokens[0] != old_token)
+    table = lobby.current()
+    assert table.seats == ["human", "random", "greedy"] and table.state.data["seed"] == 5
+    try:
+        wait_for(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#players .player")) == 3)
+    finally:
+        screenshot(browser, "ophir-new-game-started.png")
 
 
 TAKE_TURNS = """

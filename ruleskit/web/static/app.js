@@ -326,12 +326,18 @@ function hostTools() {
   );
 }
 
+function closePanel() {
+  const panel = $("panel");
+  panel.hidden = true;
+  panel.replaceChildren();
+}
+
 async function openNewGame() {
   const info = await api(`/api/host/${page.token}`);
   const panel = $("panel");
   const seatsBox = el("div", { class: "row" });
-  const players = el("input", { type: "number", id: "players", min: info.minPlayers, max: info.maxPlayers, value: info.defaults.players, disabled: info.scenario ? true : null });
-  const seed = el("input", { type: "number", id: "seed", min: 0, value: info.defaults.seed });
+  const players = el("input", { type: "number", id: "new-players", min: info.minPlayers, max: info.maxPlayers, value: info.defaults.players, disabled: info.scenario ? true : null });
+  const seed = el("input", { type: "number", id: "new-seed", min: 0, value: info.defaults.seed });
   const drawSeats = () => {
     const count = Math.max(info.minPlayers, Math.min(info.maxPlayers, Number(players.value) || info.minPlayers));
     const old = [...seatsBox.querySelectorAll("select")].map(s => s.value);
@@ -347,7 +353,7 @@ async function openNewGame() {
     const seats = [...seatsBox.querySelectorAll("select")].map(s => s.value);
     try {
       await post(`/api/host/${page.token}/new`, { players: Number(players.value), seats, seed: Number(seed.value) });
-      panel.hidden = true;
+      closePanel();
       page.atScreen = null;
       page.payload = null;
       notice("New game started.", "info");
@@ -359,7 +365,7 @@ async function openNewGame() {
     el("div", { class: "row" }, el("label", {}, "Players ", players), el("label", {}, "Seed ", seed)),
     seatsBox,
     el("div", { class: "row" }, el("button", { type: "button", id: "start", text: "Start", onclick: start }),
-      el("button", { type: "button", text: "Cancel", onclick: () => { panel.hidden = true; } })),
+      el("button", { type: "button", text: "Cancel", onclick: closePanel })),
   );
   panel.hidden = false;
 }
@@ -373,7 +379,7 @@ async function openSeats() {
     el("h2", { text: "Seats" }),
     el("p", { text: "This screen plays every human seat, handing over between them. A player at another screen opens their own seat's address, which shows only what that seat may see." }),
     el("ul", { class: "links" }, items),
-    el("button", { type: "button", text: "Close", onclick: () => { panel.hidden = true; } }),
+    el("button", { type: "button", text: "Close", onclick: closePanel }),
   );
   panel.hidden = false;
 }
