@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Serving on http://{shown}:{port}{path}", flush=True)
     print("Open that address in a browser; press Ctrl+C to stop.", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"Note: listening on {args.host}, so other computers may reach this server; the address above "
+              "is the key to the table, so share only the seats' own addresses.", flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0
 

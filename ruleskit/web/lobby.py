@@ -33,6 +33,7 @@ class Lobby:
         self.seed = seed
         self.players = players or (len(seats) if seats else game.min_players)
         self.seats = seats or [HUMAN] + ["random"] * (self.players - 1)
+        self.seats_given = seats is not None
         self.table: WebTable | None = None
 
     def check_host(self, token: str) -> None:
@@ -49,6 +50,8 @@ class Lobby:
     def start(self, players: Any = None, seats: Any = None, seed: Any = None) -> WebTable:
         """A new game replaces the current one; values not given keep their defaults."""
         players = self.players if players is None else players
+        # A scenario fixes the number of players: default seats follow it.
+        default_seats = seats is None and not self.seats_given
         seats = self.seats if seats is None else seats
         seed = self.seed if seed is None else seed
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -65,6 +68,8 @@ class Lobby:
                 if not isinstance(players, int) or isinstance(players, bool):
                     raise Refusal("'players' must be a whole number")
                 state = self.game.new_game(players=players, seed=seed)
+            if default_seats and len(seats) != state.players:
+                seats = [HUMAN] + ["random"] * (state.players - 1)
             if len(seats) != state.players:
                 raise Refusal(f"{len(seats)} seats named for {state.players} players")
             table = WebTable(self.game, state, seats, seed=seed, tableau=self.tableau)

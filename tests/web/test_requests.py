@@ -207,3 +207,17 @@ def test_state_json_is_never_sent(served: Any) -> None:
     deck = State.view(table.table.state, 0)["zones"]["deck"]
     assert deck["hidden"] is True
     assert "rng" not in json.dumps(payload) and '"z"' not in json.dumps(payload)
+
+
+def test_a_scenario_starts_every_game_and_sets_the_seats(served: Any) -> None:
+    import ruleskit
+    from ruleskit.web.lobby import Lobby
+
+    scenario = Path("examples/scenarios/ophir-failed-check.toml")
+    lobby = Lobby(ruleskit.load("ophir"), scenario=scenario)
+    table = lobby.start()
+    expected = ruleskit.scenario(scenario)
+    assert table.state.players == 3 and table.seats == ["human", "random", "random"]
+    assert expected.players_to_decide() == [0]  # the human decides first: no bot has moved
+    assert table.state.data == expected.data
+    assert lobby.info()["scenario"] == scenario.name
