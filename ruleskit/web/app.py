@@ -24,7 +24,7 @@ from .replay import LogReplay
 from .table import Refusal
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 4 * 1024 * 1024  # a saved Ophir game is well under 100 KB
+MAX_BODY = 4 * 1024 * 1024  # a saved game of a full-size pack is well under 100 KB
 NO_STORE = {"Cache-Control": "no-store"}
 
 
