@@ -77,6 +77,7 @@ class WebTable:
         self.bots: dict[int, Bot] = {p: make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, p))
                                      for p, name in enumerate(seats) if name != HUMAN}
         self.undo_stack: list[Snapshot] = []
+        self.secret_picks: dict[int, str] = {}  # each seat's last simultaneous pick, told back to it alone
         self.events: list[Event] = []
         self.version = 0
         self.lock = threading.RLock()
@@ -125,6 +126,8 @@ class WebTable:
             raise Refusal(f"Not allowed: {exc.message}", 409) from None
         self.state = after
         self.version += 1
+        if before.pending is None and before.data["flow"]["simul"] is not None:
+            self.secret_picks[player] = chosen.label
         self.add_event("decision", decision_texts(self.tableau, before, after, chosen), chosen.player)
         for outcome in after.history[-1]["chance"]:
             self.add_event("chance", [chance_text(self.tableau, outcome)])
@@ -209,7 +212,7 @@ class WebTable:
                 "waitingFor": [self.name(p) for p in deciders],
                 "prompt": view["pending"]["prompt"] if deciding and "pending" in view else None,
                 "actions": self.grouped(actions),
-                "myPick": self.pick_label(mine) if mine else None,
+                "myPick": self.secret_picks.get(seat) if mine else None,
                 "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat], "by": e.by} for e in self.events[-FEED_LENGTH:]],
                 "canUndo": self.undo_refusal(seat) is None,
                 "over": state.is_terminal,
@@ -237,12 +240,6 @@ class WebTable:
         for param in compiled.params:
             title = title.replace("{" + param.name + "}", "…")
         return title
-
-    def pick_label(self, pick: dict[str, Any]) -> str:
-        action = str(pick.get("action", ""))
-        args = pick.get("args") or {}
-        shown = ", ".join(self.tableau.display.value(v) for v in args.values())
-        return self.action_title(action) + (f" ({shown})" if shown else "")
 
     # ------------------------------------------------------------- save, load and log
 
