@@ -262,6 +262,25 @@ def test_hot_seat_hands_over_behind_a_prompt(browser: Any, serve: Any) -> None:
     assert not any(card in players for card in other)
 
 
+def test_each_seat_has_its_own_page(browser: Any, serve: Any) -> None:
+    lobby = Lobby(ruleskit.load("tests/packs/card_duel"), 2, ["human", "human"], 2)
+    table = lobby.start()
+    server = serve(play_app(lobby))
+    decider = table.state.players_to_decide()[0]
+    waiting = 1 - decider
+    browser.get(f"{server.base}/seat/{table.tokens[waiting]}")
+    wait_for(browser, lambda b: "Waiting for" in b.find_element(By.ID, "actions").text)
+    assert not action_buttons(browser)
+    assert browser.find_elements(By.XPATH, "//button[text()='New game…']") == []  # the host's tools are not here
+    browser.get(f"{server.base}/seat/{table.tokens[decider]}")
+    wait_for(browser, lambda b: action_buttons(b))
+    players = browser.find_element(By.ID, "players").text
+    assert all(card in players for card in table.state.data["z"][f"hand@{decider}"])
+    assert not any(card in players for card in table.state.data["z"][f"hand@{waiting}"])
+    assert click_random_action(browser, random.Random(2))
+    assert len(lobby.current().state.history) == 2
+
+
 def test_replay_steps_with_the_slider_and_buttons(browser: Any, serve: Any, tmp_path: Path) -> None:
     state = ruleskit.load("tests/packs/card_duel").new_game(players=2, seed=5)
     rng = random.Random(5)
