@@ -1,0 +1,89 @@
+"""`ruleskit serve PACK`: play in a web browser; `ruleskit serve --log LOG`: step through a game log."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from collections.abc import Callable
+
+from .simulate import _positive, _seed
+
+NAME = "serve"
+HELP = "Play a pack in a web browser (hot-seat, bots, a page per seat), or replay a log with --log."
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    parser.add_argument("pack", metavar="PACK", nargs="?",
+                        help="pack or variant folder, or a built-in pack name (not needed with --log)")
+    parser.add_argument("--log", metavar="LOG", help="replay this JSON Lines game log instead of playing")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--players", "-p", type=_positive, default=None,
+                        help="number of players of the first game (default: the number of seats, else the minimum)")
+    parser.add_argument("--seats", default=None,
+                        help="who sits where, comma-separated: human, random, greedy "
+                             "(default: a human in seat 1 and random bots elsewhere)")
+    parser.add_argument("--seed", type=_seed, default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--scenario", metavar="FILE", help="start every game from this scenario file")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import PackError
+
+    try:
+        import uvicorn
+
+        from ..web.app import play_app, replay_app
+    except ImportError:
+        raise PackError("'ruleskit serve' needs the web extra: pip install 'ruleskit[web]'") from None
+    from ..bots import check_bot_names
+    from ..game import load
+    from ..play import HUMAN
+    from ..web.lobby import Lobby
+    from ..web.replay import LogReplay
+
+    if args.log:
+        if args.pack:
+            raise PackError("give a PACK to play or --log LOG to replay, not both")
+        app = replay_app(LogReplay(args.log))
+        path = "/replay"
+    else:
+        if not args.pack:
+            raise PackError("name the pack to serve (or replay a log with --log LOG)")
+        seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+        if seats is not None:
+            check_bot_names([s for s in seats if s != HUMAN])
+        lobby = Lobby(load(args.pack), args.players, seats, args.seed, args.scenario)
+        if args.players is not None and seats is not None and len(seats) != args.players:
+            raise PackError(f"--seats names {len(seats)} seats for {args.players} players")
+        lobby.start()
+        app = play_app(lobby)
+        path = f"/host/{lobby.host_token}"
+    sock = _listen(args.host, args.port)
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Serving on http://{shown}:{port}{path}", flush=True)
+    print("Open that address in a browser; press Ctrl+C to stop.", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"Note: listening on {args.host}, so other computers may reach this server; the address above "
+              "is the key to the table, so share only the seats' own addresses.", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before the address is printed (so --port 0 can name the port it got)."""
+    from ..errors import PackError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PackError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    return sock

@@ -1,0 +1,195 @@
+"""The web server: pages and a small JSON API over a Lobby (play) or a LogReplay (replay).
+
+Every request is checked: tokens, JSON bodies (size, types) and versions.
+A refused request gets a JSON `{"error": ...}` and leaves the game as it was.
+A seat's address gives that seat's payload and actions only; the host's
+address adds starting, saving and loading games and the log.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .lobby import Lobby
+from .replay import LogReplay
+from .table import Refusal
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 4 * 1024 * 1024  # a saved game of a full-size pack is well under 100 KB
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def refused(exc: Refusal) -> JSONResponse:
+    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=NO_STORE)
+
+
+def answer(data: Any) -> JSONResponse:
+    return JSONResponse(data, headers=NO_STORE)
+
+
+async def read_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise Refusal("the request is too large", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refusal("the request is too large", 413)
+    return body
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    try:
+        data = json.loads(await read_body(request) or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refusal("the request body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise Refusal("the request body must be a JSON object")
+    return data
+
+
+def page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers=NO_STORE)
+
+
+def play_app(lobby: Lobby) -> Starlette:
+    """The server for `ruleskit serve PACK`."""
+
+    async def host_info(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            return answer(lobby.info())
+        except Refusal as exc:
+            return refused(exc)
+
+    async def host_new(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            body = await read_json(request)
+            await run_in_threadpool(lobby.start, body.get("players"), body.get("seats"), body.get("seed"))
+            return answer(lobby.info())
+        except Refusal as exc:
+            return refused(exc)
+
+    async def host_screen(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            at = request.query_params.get("at", "")
+            return answer(lobby.screen(int(at) if at.isdigit() else None))
+        except Refusal as exc:
+            return refused(exc)
+
+    async def host_save(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            text = lobby.current().save_text()
+        except Refusal as exc:
+            return refused(exc)
+        name = f"{lobby.game.name}-save.json"
+        return Response(text, media_type="application/json",
+                        headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def host_log(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            text = lobby.current().log_text()
+        except Refusal as exc:
+            return refused(exc)
+        name = f"{lobby.game.name}-log.jsonl"
+        return Response(text, media_type="application/x-ndjson",
+                        headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def host_load(request: Request) -> Response:
+        try:
+            lobby.check_host(request.path_params["token"])
+            body = await read_body(request)
+            await run_in_threadpool(lobby.load, body.decode("utf-8", errors="replace"))
+            return answer(lobby.info())
+        except Refusal as exc:
+            return refused(exc)
+
+    async def seat_state(request: Request) -> Response:
+        try:
+            table = lobby.current()
+            return answer(table.payload(table.seat_of(request.path_params["token"])))
+        except Refusal as exc:
+            return refused(exc)
+
+    async def seat_act(request: Request) -> Response:
+        try:
+            table = lobby.current()
+            seat = table.seat_of(request.path_params["token"])
+            body = await read_json(request)
+            await run_in_threadpool(table.act, seat, body.get("action"), body.get("version"))
+            return answer(table.payload(seat))
+        except Refusal as exc:
+            return refused(exc)
+
+    async def seat_undo(request: Request) -> Response:
+        try:
+            table = lobby.current()
+            seat = table.seat_of(request.path_params["token"])
+            body = await read_json(request)
+            await run_in_threadpool(table.undo, seat, body.get("version"))
+            return answer(table.payload(seat))
+        except Refusal as exc:
+            return refused(exc)
+
+    routes = [
+        Route("/", page),
+        Route("/host/{token}", page),
+        Route("/seat/{token}", page),
+        Route("/api/host/{token}", host_info),
+        Route("/api/host/{token}/new", host_new, methods=["POST"]),
+        Route("/api/host/{token}/screen", host_screen),
+        Route("/api/host/{token}/save", host_save),
+        Route("/api/host/{token}/load", host_load, methods=["POST"]),
+        Route("/api/host/{token}/log", host_log),
+        Route("/api/seat/{token}", seat_state),
+        Route("/api/seat/{token}/act", seat_act, methods=["POST"]),
+        Route("/api/seat/{token}/undo", seat_undo, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def replay_app(log: LogReplay) -> Starlette:
+    """The server for `ruleskit serve --log LOG`: a finished (or unfinished) game to step through."""
+
+    async def summary(request: Request) -> Response:
+        return answer(log.summary())
+
+    async def step(request: Request) -> Response:
+        raw = request.path_params["step"]
+        seat_text = request.query_params.get("seat", "all")
+        if not raw.isdigit() or int(raw) > log.steps:
+            return refused(Refusal(f"steps go from 0 to {log.steps}", 404))
+        if seat_text == "all":
+            seat = None
+        elif seat_text.isdigit() and int(seat_text) < log.summary()["players"]:
+            seat = int(seat_text)
+        else:
+            return refused(Refusal("seat must be 'all' or a seat number from 0"))
+        return answer(log.step(int(raw), seat))
+
+    async def home(request: Request) -> Response:
+        return PlainTextResponse("", status_code=307, headers={"Location": "/replay"})
+
+    routes = [
+        Route("/", home),
+        Route("/replay", page),
+        Route("/api/replay", summary),
+        Route("/api/replay/{step}", step),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)

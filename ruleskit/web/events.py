@@ -1,0 +1,77 @@
+"""What just happened, told to each seat without giving away what it may not see.
+
+A player's own decisions are told in full. Another player's decision is told
+by its label, with every item the seat cannot see now replaced by "(hidden)";
+a simultaneous pick is told only as a secret choice until its effects show.
+Dice rolls are public; a shuffle or a random draw is told without its result.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..tableau import Tableau, secret_items
+
+if TYPE_CHECKING:
+    from ..runtime.engine import Action
+    from ..runtime.state import State
+
+HIDDEN = "(hidden)"
+
+
+def redact(text: str, tableau: Tableau, items: set[str]) -> str:
+    """`text` with the id and the name of each of `items` replaced by HIDDEN."""
+    if not items:
+        return text
+    names: set[str] = set()
+    for item in items:
+        names.add(item)
+        names.add(str(tableau.model.item_data.get(item, {}).get("name", item)))
+    pattern = r"(?<![\w])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w])"
+    return re.sub(pattern, HIDDEN, text)
+
+
+def decision_texts(tableau: Tableau, before: State, after: State, action: Action) -> list[str]:
+    """How the decision `action`, taken in `before` and leading to `after`, is told to each seat."""
+    who = tableau.display.player_name(action.player)
+    told = answered(before.prompt, action.label)
+    secret_pick = before.pending is None and before.data["flow"]["simul"] is not None
+    texts = []
+    for seat in range(after.players):
+        if seat == action.player:
+            texts.append(f"{who}: {told}")
+        elif secret_pick:
+            texts.append(f"{who} makes a secret choice")
+        else:
+            texts.append(f"{who}: {redact(told, tableau, secret_items(after, seat))}")
+    return texts
+
+
+def answered(prompt: str | None, label: str) -> str:
+    """A decision as told: its label, after the question it answers, if any."""
+    if not prompt:
+        return label
+    return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
+
+
+def message_texts(tableau: Tableau, state: State, message: str) -> list[str]:
+    """A pack's message is public; items a seat cannot see are still kept out of it."""
+    return [redact(message, tableau, secret_items(state, seat)) for seat in range(state.players)]
+
+
+def chance_text(tableau: Tableau, outcome: dict[str, Any], full: bool = False) -> str:
+    """A chance outcome as told to everyone: the roll of a die, or only that something was drawn."""
+    label = tableau.display.label
+    if "roll" in outcome:
+        return f"{label(str(outcome['roll']))} rolled {outcome['value']}"
+    if "shuffle" in outcome:
+        name = str(outcome["shuffle"])
+        zone, _, owner = name.partition("@")
+        whose = f" of {tableau.display.player_name(int(owner))}" if owner.isdigit() else ""
+        order = f": {', '.join(tableau.display.item(i) for i in outcome['order'])}" if full else ""
+        return f"{label(zone)}{whose} shuffled{order}"
+    if full:
+        shown = outcome.get("random") or outcome.get("sample") or outcome.get("shuffled")
+        return f"random draw: {shown}"
+    return "a random draw"

@@ -1,0 +1,83 @@
+"""A game log, stepped through: the state after setup and after each decision, from any seat or in full.
+
+The log is first checked with `log.replay` (a mismatch is an error naming its
+line), then re-run once, keeping each state so the viewer can jump anywhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import ReplayMismatch
+from ..log import read_log, replay
+from ..runtime.state import State
+from ..tableau import Tableau, full_view
+from .events import answered, chance_text, decision_texts, message_texts
+
+MAX_STEPS = 100_000
+
+
+class LogReplay:
+    """Every state of one logged game."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        final = replay(path)  # raises ReplayMismatch or PackError, located in the log
+        self.game = final.game
+        self.tableau = Tableau(self.game)
+        header = read_log(path)[0]
+        state = self.game.new_game(players=final.players, seed=final.data["seed"],
+                                   options=header.get("options") or None)
+        self.states: list[State] = [state]
+        self.told: list[list[dict[str, Any]]] = [self._setup_lines(state)]
+        for entry in final.history[1:][:MAX_STEPS]:
+            before = self.states[-1]
+            action = next((a for a in before.legal_actions(entry["player"]) if a.id == entry["action"]), None)
+            if action is None:
+                raise ReplayMismatch(f"decision '{entry['action']}' cannot be found again", file=self.path)
+            after = before.clone()
+            after.apply(action)
+            self.states.append(after)
+            self.told.append(self._step_lines(before, after, action))
+
+    @property
+    def steps(self) -> int:
+        """The last step's number: 0 is the game just set up."""
+        return len(self.states) - 1
+
+    def _setup_lines(self, state: State) -> list[dict[str, Any]]:
+        return [{"kind": "chance", "all": chance_text(self.tableau, o, full=True),
+                 "seats": [chance_text(self.tableau, o)] * state.players} for o in state.history[0]["chance"]]
+
+    def _step_lines(self, before: State, after: State, action: Any) -> list[dict[str, Any]]:
+        who = self.tableau.display.player_name(action.player)
+        lines = [{"kind": "decision", "all": f"{who}: {answered(before.prompt, action.label)}",
+                  "seats": decision_texts(self.tableau, before, after, action)}]
+        for outcome in after.history[-1]["chance"]:
+            lines.append({"kind": "chance", "all": chance_text(self.tableau, outcome, full=True),
+                          "seats": [chance_text(self.tableau, outcome)] * after.players})
+        for message in after.messages:
+            lines.append({"kind": "message", "all": message, "seats": message_texts(self.tableau, after, message)})
+        return lines
+
+    def summary(self) -> dict[str, Any]:
+        final = self.states[-1]
+        return {"mode": "replay", "title": self.tableau.hints.title or self.game.name, "log": Path(self.path).name,
+                "steps": self.steps, "players": final.players,
+                "names": [self.tableau.display.player_name(p) for p in range(final.players)]}
+
+    def step(self, number: int, seat: int | None) -> dict[str, Any]:
+        """The state after `number` steps, seen by `seat` (None: everything)."""
+        state = self.states[number]
+        view = full_view(state) if seat is None else state.view(seat)
+        deciders = state.players_to_decide()
+        feed = []
+        for index in range(max(0, number - 20), number + 1):
+            for line in self.told[index]:
+                feed.append({"n": index, "kind": line["kind"],
+                             "text": line["all"] if seat is None else line["seats"][seat]})
+        return {"mode": "replay", "step": number, "steps": self.steps, "seat": seat,
+                "table": self.tableau.of(view, deciders), "feed": feed,
+                "deciders": deciders,
+                "waitingFor": [self.tableau.display.player_name(p) for p in deciders]}

@@ -1,0 +1,281 @@
+"""A game at a web table: seats with their own tokens, bots, the feed of events, undo, save and log.
+
+Each seat reaches the game through its own secret token and is sent only its
+`view()`, its own legal actions and the events as told to it. Undo follows
+`ruleskit play`: a human takes back their own last decision, never past a
+chance outcome or past hidden information shown since. Every change bumps
+`version`; a request made against an older version is refused as stale.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from typing import Any
+
+import attrs
+
+from ..bots import Bot, check_bot_names, derive_seed, make_bot
+from ..errors import IllegalAction, PackError, RulesError
+from ..game import Game
+from ..log import log_lines, pack_ref
+from ..play import BOT_SEED_SALT, HUMAN, SAVE_FORMAT, revealed
+from ..runtime.state import State
+from ..tableau import Tableau
+from .events import chance_text, decision_texts, message_texts
+
+FEED_LENGTH = 80  # events sent with each payload
+
+
+class Refusal(Exception):
+    """A request the table turns down; the game is left as it was."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@attrs.define
+class Event:
+    number: int
+    kind: str  # decision, message, chance, undo, start, end
+    texts: list[str]  # one per seat
+    by: int | None = None  # the player whose decision this is
+
+
+@attrs.define
+class Snapshot:
+    """The table before a human decision, for undo."""
+
+    player: int
+    state: State
+    history_length: int
+    events_length: int
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class WebTable:
+    """One game for a fixed set of seats (humans and bots)."""
+
+    def __init__(self, game: Game, state: State, seats: list[str], seed: int = 0,
+                 tableau: Tableau | None = None) -> None:
+        if len(seats) != state.players:
+            raise PackError(f"{len(seats)} seats for a game of {state.players} players")
+        check_bot_names([s for s in seats if s != HUMAN])
+        self.game = game
+        self.state = state
+        self.seats = seats
+        self.seed = seed
+        self.tableau = tableau or Tableau(game)
+        self.tokens = [new_token() for _ in seats]
+        self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
+        self.bots: dict[int, Bot] = {p: make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, p))
+                                     for p, name in enumerate(seats) if name != HUMAN}
+        self.undo_stack: list[Snapshot] = []
+        self.secret_picks: dict[int, str] = {}  # each seat's last simultaneous pick, told back to it alone
+        self.events: list[Event] = []
+        self.version = 0
+        self.lock = threading.RLock()
+        self.add_event("start", [f"New game of {self.tableau.hints.title or game.name} for {state.players} players"])
+        for outcome in state.history[0]["chance"] if state.history and state.history[0].get("setup") else []:
+            self.add_event("chance", [chance_text(self.tableau, outcome)])
+        self.advance()
+
+    # ------------------------------------------------------------- seats
+
+    def seat_of(self, token: str) -> int:
+        for seat, known in enumerate(self.tokens):
+            if secrets.compare_digest(known, token):
+                return seat
+        raise Refusal("no seat has this address (the game may have been replaced by a new one)", 404)
+
+    def name(self, seat: int) -> str:
+        return self.tableau.display.player_name(seat)
+
+    # ------------------------------------------------------------- moving the game on
+
+    def add_event(self, kind: str, texts: list[str], by: int | None = None) -> None:
+        if len(texts) == 1:
+            texts = texts * self.state.players
+        self.events.append(Event(len(self.events) + 1, kind, texts, by))
+
+    def advance(self) -> None:
+        """Let the bots decide until a human must, or the game ends."""
+        while not self.state.is_terminal:
+            player = self.state.players_to_decide()[0]
+            bot = self.bots.get(player)
+            if bot is None:
+                return
+            self.apply(bot.choose(self.state, player).id, player)
+        self.version += 1
+
+    def apply(self, action_id: str, player: int) -> None:
+        before = self.state
+        chosen = next((a for a in before.legal_actions(player) if a.id == action_id), None)
+        if chosen is None:
+            raise Refusal(f"'{action_id}' is not one of {self.name(player)}'s actions now", 409)
+        after = before.clone()
+        try:
+            after.apply(chosen)
+        except IllegalAction as exc:
+            raise Refusal(f"Not allowed: {exc.message}", 409) from None
+        self.state = after
+        self.version += 1
+        if before.pending is None and before.data["flow"]["simul"] is not None:
+            self.secret_picks[player] = chosen.label
+        self.add_event("decision", decision_texts(self.tableau, before, after, chosen), chosen.player)
+        for outcome in after.history[-1]["chance"]:
+            self.add_event("chance", [chance_text(self.tableau, outcome)])
+        for message in after.messages:
+            self.add_event("message", message_texts(self.tableau, after, message))
+        if after.is_terminal:
+            self.add_event("end", [f"Game over: {after.result['reason'] if after.result else ''}"])
+
+    def check_version(self, version: Any) -> None:
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise Refusal("'version' must be the integer the page was sent")
+        if version != self.version:
+            raise Refusal("the game has moved on since this page was drawn; it is shown again as it is now", 409)
+
+    def act(self, seat: int, action_id: Any, version: Any) -> None:
+        """A human seat takes one of its legal actions."""
+        if not isinstance(action_id, str) or not action_id:
+            raise Refusal("'action' must be the id of one of your actions")
+        with self.lock:
+            self.check_version(version)
+            if seat in self.bots:
+                raise Refusal(f"{self.name(seat)} is played by a bot", 403)
+            if seat not in self.state.players_to_decide():
+                raise Refusal(f"it is not {self.name(seat)}'s decision now", 409)
+            snapshot = Snapshot(seat, self.state, len(self.state.history), len(self.events))
+            self.apply(action_id, seat)
+            self.undo_stack.append(snapshot)
+            self.advance()
+
+    def undo(self, seat: int, version: Any) -> None:
+        """Take back `seat`'s last decision, under the rules of `ruleskit play`."""
+        with self.lock:
+            self.check_version(version)
+            refusal = self.undo_refusal(seat)
+            if refusal:
+                raise Refusal(refusal, 409)
+            snapshot = self.undo_stack.pop()
+            self.state = snapshot.state
+            del self.events[snapshot.events_length:]
+            self.add_event("undo", [f"{self.name(seat)} took back a decision"])
+            self.version += 1
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why `seat` may not undo now, or None if it may."""
+        if self.state.is_terminal:
+            return "The game is over."
+        if not self.undo_stack:
+            return "Nothing to undo."
+        snapshot = self.undo_stack[-1]
+        if snapshot.player != seat:
+            return (f"The last decision was {self.name(snapshot.player)}'s; "
+                    "only your own decisions can be taken back.")
+        since = self.state.history[snapshot.history_length:]
+        if any(entry.get("chance") for entry in since):
+            return "Cannot undo: a chance outcome (a roll, a shuffle, a random draw) has happened since."
+        if any(revealed(snapshot.state, self.state, p) for p in self.humans):
+            return "Cannot undo: hidden information has been revealed since."
+        return None
+
+    # ------------------------------------------------------------- what a seat is sent
+
+    def payload(self, seat: int) -> dict[str, Any]:
+        """Everything `seat` is sent: its view drawn as a table, its own actions, and the feed as told to it."""
+        with self.lock:
+            state = self.state
+            deciders = state.players_to_decide()
+            view = state.view(seat)
+            deciding = seat in deciders
+            actions = state.legal_actions(seat) if deciding else []
+            simultaneous = view["flow"].get("simultaneous")
+            mine = simultaneous.get("mine") if simultaneous else None
+            return {
+                "mode": "seat",
+                "seat": seat,
+                "name": self.name(seat),
+                "version": self.version,
+                "humans": self.humans,
+                "seats": [{"seat": p, "name": self.name(p), "kind": kind} for p, kind in enumerate(self.seats)],
+                "table": self.tableau.of(view, deciders),
+                "deciding": deciding,
+                "deciders": deciders,
+                "waitingFor": [self.name(p) for p in deciders],
+                "prompt": view["pending"]["prompt"] if deciding and "pending" in view else None,
+                "actions": self.grouped(actions),
+                "myPick": self.secret_picks.get(seat) if mine else None,
+                "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat], "by": e.by} for e in self.events[-FEED_LENGTH:]],
+                "canUndo": self.undo_refusal(seat) is None,
+                "over": state.is_terminal,
+            }
+
+    def grouped(self, actions: list[Any]) -> list[dict[str, Any]]:
+        """Actions grouped by the pack's action (or by the question asked), in the engine's order."""
+        groups: dict[str, dict[str, Any]] = {}
+        for action in actions:
+            payload = action.payload
+            if "choice" in payload:
+                title = str(payload["choice"])
+            else:
+                title = self.action_title(str(payload.get("action", "")))
+            group = groups.setdefault(title, {"title": title, "options": []})
+            group["options"].append({"id": action.id, "label": action.label})
+        return list(groups.values())
+
+    def action_title(self, name: str) -> str:
+        """An action's name for a group of its options: its label with the blanks left out."""
+        compiled = self.game.actions.get(name)
+        if compiled is None:
+            return self.tableau.display.label(name)
+        title = compiled.label
+        for param in compiled.params:
+            title = title.replace("{" + param.name + "}", "…")
+        return title
+
+    # ------------------------------------------------------------- save, load and log
+
+    def save_text(self) -> str:
+        """The game as `ruleskit play`'s save file: `ruleskit play --load FILE` continues it."""
+        with self.lock:
+            data = {"format": SAVE_FORMAT, "ref": pack_ref(self.game), "seats": self.seats,
+                    "state": self.state.to_json()}
+            return json.dumps(data, separators=(",", ":"))
+
+    def log_text(self) -> str:
+        with self.lock:
+            return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in log_lines(self.state))
+
+
+def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> WebTable:
+    """A table continuing a game saved by `save_text` or by `ruleskit play`."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Refusal(f"the saved game is not JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
+        raise Refusal("not a saved ruleskit game")
+    seats = [str(s) for s in data["seats"]]
+    saved = data.get("state")
+    if not isinstance(saved, dict):
+        raise Refusal("the saved game holds no state")
+    try:
+        state = State.from_json(game, saved)
+        table = WebTable(game, state, seats, tableau=tableau)
+        for seat in range(state.players):  # draw every seat's screen once: a damaged state fails here
+            table.payload(seat)
+            state.legal_actions(seat)
+        return table
+    except RulesError as exc:
+        raise Refusal(f"cannot load this saved game: {exc.message}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        # A save edited by hand can be valid JSON and still not be a game.
+        raise Refusal("cannot load this saved game: its state is damaged") from None

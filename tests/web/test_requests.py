@@ -1,0 +1,223 @@
+"""Every request is checked; a refused one leaves the game as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import ruleskit.web.app as web_app
+from ruleskit.runtime.state import State
+
+STATIC = Path(web_app.__file__).parent / "static"
+
+
+def snapshot(served: Any) -> tuple[str, int]:
+    table = served.table
+    return table.state.dumps(), table.version
+
+
+def test_unknown_tokens_are_refused(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "random"])
+    before = snapshot(table)
+    assert table.client.get("/api/seat/not-a-token").status_code == 404
+    assert table.client.get("/api/host/not-a-token").status_code == 404
+    assert table.client.get("/api/host/not-a-token/save").status_code == 404
+    assert table.client.get("/api/host/not-a-token/log").status_code == 404
+    response = table.client.post("/api/host/nope/new", json={"players": 2})
+    assert response.status_code == 404 and "error" in response.json()
+    assert snapshot(table) == before
+
+
+def test_bad_bodies_get_clear_refusals(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    seat = table.table.state.players_to_decide()[0]
+    url = table.seat_urls()[seat] + "/act"
+    version = table.payload(seat)["version"]
+    before = snapshot(table)
+    cases = [
+        (b"not json", 400, "JSON object"),
+        (b"[1, 2]", 400, "JSON object"),
+        (json.dumps({"action": 7, "version": version}).encode(), 400, "'action'"),
+        (json.dumps({"action": "x", "version": "1"}).encode(), 400, "'version'"),
+        (json.dumps({"action": "no-such-action", "version": version}).encode(), 409, "not one of"),
+        (json.dumps({"action": "x", "version": version + 5}).encode(), 409, "moved on"),
+    ]
+    for body, status, words in cases:
+        response = table.client.post(url, content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == status, (body, response.text)
+        assert words in response.json()["error"]
+        assert snapshot(table) == before
+    too_big = b"{" + b" " * (web_app.MAX_BODY + 10) + b"}"
+    assert table.client.post(url, content=too_big).status_code == 413
+    assert snapshot(table) == before
+
+
+def test_a_seat_cannot_act_out_of_turn_or_for_another(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    state = table.table.state
+    decider = state.players_to_decide()[0]
+    other = 1 - decider
+    action = state.legal_actions(decider)[0].id
+    before = snapshot(table)
+    response = table.act(other, action)
+    assert response.status_code == 409 and "not Player" in response.json()["error"]
+    assert snapshot(table) == before
+    assert table.act(decider, action).status_code == 200
+
+
+def test_a_stale_page_is_refused_after_the_game_moves_on(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    decider = table.table.state.players_to_decide()[0]
+    old = table.payload(decider)
+    first = old["actions"][0]["options"][0]["id"]
+    assert table.act(decider, first, old["version"]).status_code == 200
+    state_now = snapshot(table)
+    again = table.act(table.table.state.players_to_decide()[0], first, old["version"])
+    assert again.status_code == 409
+    assert snapshot(table) == state_now
+
+
+def test_new_game_checks_players_seats_and_seed(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "random"])
+    host = table.host
+    for body, words in [
+        ({"players": 9, "seats": ["human"] * 9}, "for 2-4 players, not 9"),
+        ({"players": 2, "seats": ["human", "robot"]}, "unknown seat 'robot'"),
+        ({"players": 2, "seats": ["human"]}, "1 seats named for 2 players"),
+        ({"players": 2, "seats": "human,human"}, "list of names"),
+        ({"players": 2, "seats": ["human", "human"], "seed": -1}, "seed"),
+        ({"players": "2", "seats": ["human", "human"]}, "whole number"),
+    ]:
+        response = table.client.post(host + "/new", json=body)
+        assert response.status_code == 400, body
+        assert words in response.json()["error"], (body, response.json())
+    response = table.client.post(host + "/new", json={"players": 2, "seats": ["random", "human"], "seed": 9})
+    assert response.status_code == 200
+    seats = response.json()["game"]["seats"]
+    assert [s["kind"] for s in seats] == ["random", "human"]
+    assert seats[0]["link"] is None and seats[1]["link"].startswith("/seat/")
+    assert table.table.state.data["seed"] == 9
+
+
+def test_old_seat_addresses_stop_working_after_a_new_game(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    old = table.seat_urls()
+    assert table.client.post(table.host + "/new", json={}).status_code == 200
+    assert table.client.get(old[0]).status_code == 404
+    assert table.client.get(table.seat_urls()[0]).status_code == 200
+
+
+def test_save_then_load_continues_the_same_game(served: Any, tmp_path: Path) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"], seed=4)
+    import random
+
+    rng = random.Random(4)
+    for _ in range(6):
+        table.play_randomly(rng)
+    saved = table.client.get(table.host + "/save")
+    assert saved.status_code == 200 and "attachment" in saved.headers["content-disposition"]
+    before = table.table.state.dumps()
+    for _ in range(4):
+        table.play_randomly(rng)
+    assert table.table.state.dumps() != before
+    loaded = table.client.post(table.host + "/load", content=saved.content)
+    assert loaded.status_code == 200, loaded.text
+    assert table.table.state.dumps() == before
+    # The file is `ruleskit play`'s save: `play --load` reads it.
+    from ruleskit.play import load_saved
+
+    path = tmp_path / "save.json"
+    path.write_bytes(saved.content)
+    _, state, seats = load_saved(path)
+    assert state.dumps() == before and seats == ["human", "human"]
+
+
+def test_loading_something_else_is_refused(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    before = snapshot(table)
+    for body in [b"{", b"[]", b'{"format": "ruleskit-save", "seats": ["human", "human"], "state": {}}',
+                 json.dumps({"format": "ruleskit-save", "seats": ["human", "android"],
+                             "state": table.table.state.to_json()}).encode()]:
+        response = table.client.post(table.host + "/load", content=body)
+        assert response.status_code == 400, body
+        assert response.json()["error"]
+    assert snapshot(table) == before
+    damaged = json.loads(table.client.get(table.host + "/save").content)
+    del damaged["state"]["data"]["flow"]
+    response = table.client.post(table.host + "/load", content=json.dumps(damaged).encode())
+    assert response.status_code == 400 and "damaged" in response.json()["error"]
+    assert snapshot(table) == before
+    other = served("tests/packs/dice_race", ["human", "human"])
+    response = table.client.post(table.host + "/load", content=other.client.get(other.host + "/save").content)
+    assert response.status_code == 400 and "other content" in response.json()["error"]
+
+
+def test_the_log_downloads_and_replays(served: Any, tmp_path: Path) -> None:
+    from ruleskit.log import replay
+
+    table = served("tests/packs/dice_race", ["human", "random"], seed=2)
+    import random
+
+    rng = random.Random(2)
+    while table.play_randomly(rng) is not None:
+        pass
+    response = table.client.get(table.host + "/log")
+    assert response.status_code == 200
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(response.content)
+    final = replay(path)
+    assert final.is_terminal and final.data == table.table.state.data
+
+
+def test_the_page_sets_pack_text_as_text_never_as_markup() -> None:
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+        assert risky not in script
+    script = script.replace('"http://www.w3.org/2000/svg"', "")  # a namespace name, not an address
+    assert "http://" not in script and "https://" not in script  # nothing is fetched from elsewhere
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert "http" not in page.replace('lang="en"', "")
+
+
+def test_hostile_names_reach_the_page_as_plain_json(served: Any, tmp_path: Path) -> None:
+    pack = tmp_path / "hostile"
+    pack.mkdir()
+    (pack / "pack.toml").write_text('name = "hostile"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
+    (pack / "game.toml").write_text(
+        '[kinds.gem]\nitems.ruby = { name = "<img src=x onerror=alert(1)>" }\n'
+        '[zones.table]\ntype = "pool"\nof = "gem"\nstart = { ruby = 1 }\n'
+        '[zones.stash]\ntype = "pool"\nof = "gem"\nowner = "player"\n'
+        '[stages.grab]\n[phases.play]\nstage = "grab"\n[flow]\nstart = "play"\nmax_turns = 4\n'
+        '[actions.take]\nstage = "grab"\nparams = { g = "distinct(items(table))" }\nlabel = "<script>alert(2)</script> {g}"\n'
+        'effect = "move 1 of g from table to me.stash\\nend turn"\n'
+        '[end.empty]\nwhen = "count(table) == 0"\nreason = "</li><b>done"\n'
+        '[scoring]\nscore = "count(p.stash)"\n'
+        '[display]\nplayers = ["<b>Bold</b>", "x"]\n')
+    table = served(str(pack), ["human", "human"])
+    response = table.client.get(table.seat_urls()[0])
+    assert response.headers["content-type"].startswith("application/json")
+    labels = [o["label"] for g in response.json()["actions"] for o in g["options"]]
+    assert labels == ["<script>alert(2)</script> <img src=x onerror=alert(1)>"]
+
+
+def test_state_json_is_never_sent(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    payload = table.payload(0)
+    deck = State.view(table.table.state, 0)["zones"]["deck"]
+    assert deck["hidden"] is True
+    assert "rng" not in json.dumps(payload) and '"z"' not in json.dumps(payload)
+
+
+def test_a_scenario_starts_every_game_and_sets_the_seats(served: Any) -> None:
+    import ruleskit
+    from ruleskit.web.lobby import Lobby
+
+    scenario = Path("examples/scenarios/ophir-failed-check.toml")
+    lobby = Lobby(ruleskit.load("ophir"), scenario=scenario)
+    table = lobby.start()
+    expected = ruleskit.scenario(scenario)
+    assert table.state.players == 3 and table.seats == ["human", "random", "random"]
+    assert expected.players_to_decide() == [0]  # the human decides first: no bot has moved
+    assert table.state.data == expected.data
+    assert lobby.info()["scenario"] == scenario.name

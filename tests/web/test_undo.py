@@ -1,0 +1,121 @@
+"""Undo in the browser follows `ruleskit play`: your own last decision, never past chance or a reveal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def undo(served: Any, seat: int) -> Any:
+    version = served.payload(seat)["version"]
+    return served.client.post(served.seat_urls()[seat] + "/undo", json={"version": version})
+
+
+def test_a_player_takes_back_their_own_last_decision(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"], seed=1)
+    state = table.table.state
+    decider = state.players_to_decide()[0]
+    before = state.dumps()
+    assert not table.payload(decider)["canUndo"]
+    assert table.act(decider, state.legal_actions(decider)[0].id).status_code == 200
+    assert table.table.state.dumps() != before
+    assert table.payload(decider)["canUndo"]
+    other = 1 - decider
+    refused = undo(table, other)
+    assert refused.status_code == 409 and "only your own decisions" in refused.json()["error"]
+    response = undo(table, decider)
+    assert response.status_code == 200
+    assert table.table.state.dumps() == before
+    assert response.json()["feed"][-1]["text"].endswith("took back a decision")
+    assert "Nothing to undo" in undo(table, decider).json()["error"]
+
+
+TAKE_TURNS = """
+[kinds.gem]
+items.ruby = {}
+items.opal = {}
+
+[zones.table]
+type = "pool"
+of = "gem"
+start = { ruby = 3, opal = 3 }
+
+[zones.stash]
+type = "pool"
+of = "gem"
+owner = "player"
+
+[stages.take]
+[phases.play]
+stage = "take"
+
+[flow]
+start = "play"
+max_turns = 10
+
+[actions.take]
+stage = "take"
+params = { g = "distinct(items(table))" }
+label = "Take {g}"
+effect = "move 1 of g from table to me.stash\\nend turn"
+
+[end.empty]
+when = "count(table) == 0"
+reason = "the table is empty"
+
+[scoring]
+score = "count(p.stash)"
+"""
+
+
+def test_undo_takes_back_the_bots_replies_too(served: Any, tmp_path: Path) -> None:
+    (tmp_path / "pack.toml").write_text('name = "take-turns"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
+    (tmp_path / "game.toml").write_text(TAKE_TURNS)
+    table = served(str(tmp_path), ["human", "random"], seed=2)
+    before = table.table.state.dumps()
+    assert table.act(0, "take:ruby").status_code == 200
+    after = table.table.state
+    assert [entry.get("player") for entry in after.history[1:]] == [0, 1]  # the bot has answered
+    assert after.players_to_decide() == [0]
+    assert undo(table, 0).status_code == 200
+    assert table.table.state.dumps() == before
+
+
+def test_no_undo_past_a_roll(served: Any) -> None:
+    table = served("tests/packs/dice_race", ["human", "human"], seed=3)
+    state = table.table.state
+    decider = state.players_to_decide()[0]
+    assert table.act(decider, "roll").status_code == 200
+    response = undo(table, decider)
+    assert response.status_code == 409 and "chance outcome" in response.json()["error"]
+    assert not table.payload(decider)["canUndo"]
+
+
+def test_no_undo_past_cards_drawn_into_a_hand(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"], seed=1)
+    for _ in range(10):
+        state = table.table.state
+        decider = state.players_to_decide()[0]
+        ids = [a.id for a in state.legal_actions(decider)]
+        if "mulligan" in ids:
+            break
+        assert table.act(decider, ids[0]).status_code == 200
+    else:
+        raise AssertionError("no mulligan came up")
+    assert table.act(decider, "mulligan").status_code == 200
+    back = next(a for a in table.table.state.legal_actions(decider) if a.label != "nothing")
+    assert table.act(decider, back.id).status_code == 200
+    response = undo(table, decider)
+    assert response.status_code == 409 and "hidden information" in response.json()["error"]
+
+
+def test_hot_seat_screen_follows_the_human_to_decide(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"], seed=1)
+    screen = table.client.get(table.host + "/screen").json()
+    decider = table.table.state.players_to_decide()[0]
+    assert screen["seat"] == decider and screen["hotSeat"] and screen["deciding"]
+    assert screen["token"] == table.table.tokens[decider]
+    action = screen["actions"][0]["options"][0]["id"]
+    table.client.post(f"/api/seat/{screen['token']}/act", json={"action": action, "version": screen["version"]})
+    now = table.table.state.players_to_decide()[0]
+    assert table.client.get(table.host + "/screen").json()["seat"] == now
