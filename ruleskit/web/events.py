@@ -36,7 +36,7 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
     """How the decision `action`, taken in `before` and leading to `after`, is told to each seat."""
     who = tableau.display.player_name(action.player)
     told = answered(before.prompt, action.label)
-    secret_pick = before.pending is None and before.data["flow"]["simul"] is not None
+    secret_pick = before.pending is None and before.raw["flow"]["simul"] is not None
     texts = []
     for seat in range(after.players):
         if seat == action.player:

@@ -27,7 +27,7 @@ class LogReplay:
         self.game = final.game
         self.tableau = Tableau(self.game)
         header = read_log(path)[0]
-        state = self.game.new_game(players=final.players, seed=final.data["seed"],
+        state = self.game.new_game(players=final.players, seed=final.raw["seed"],
                                    options=header.get("options") or None)
         self.states: list[State] = [state]
         self.told: list[list[dict[str, Any]]] = [self._setup_lines(state)]

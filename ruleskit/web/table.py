@@ -126,7 +126,7 @@ class WebTable:
             raise Refusal(f"Not allowed: {exc.message}", 409) from None
         self.state = after
         self.version += 1
-        if before.pending is None and before.data["flow"]["simul"] is not None:
+        if before.pending is None and before.raw["flow"]["simul"] is not None:
             self.secret_picks[player] = chosen.label
         self.add_event("decision", decision_texts(self.tableau, before, after, chosen), chosen.player)
         for outcome in after.history[-1]["chance"]:
