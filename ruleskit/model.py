@@ -33,10 +33,11 @@ class ZoneRef:
 
     name: str
     owner: int | str | None = None
+    # The zone's key in the game data, made once: zones are read far more often than they are named.
+    key: str = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def key(self) -> str:
-        return self.name if self.owner is None else f"{self.name}@{self.owner}"
+    def __attrs_post_init__(self) -> None:
+        self.key = self.name if self.owner is None else f"{self.name}@{self.owner}"
 
 
 @attrs.define
@@ -55,6 +56,8 @@ class Model:
     item_data: dict[str, dict[str, Any]] = attrs.Factory(dict)
     adjacency: dict[str, list[str]] = attrs.Factory(dict)
     edges: list[tuple[str, str]] = attrs.Factory(list)
+    _items_cache: dict[tuple[str, int | None], list[str]] = attrs.field(factory=dict, init=False, eq=False,
+                                                                         repr=False)
 
     # ------------------------------------------------------------- building
 
@@ -198,10 +201,15 @@ class Model:
     # ------------------------------------------------------------- queries
 
     def items_of(self, kind: str, players: int | None = None) -> list[str]:
-        result = [i for i, k in self.item_kind.items() if k == kind]
-        if players is not None:
-            result = [i for i in result if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
-        return result
+        """The items of a kind (those of seats below `players`, for a per-player kind), in declared order."""
+        known = self._items_cache.get((kind, players))
+        if known is None:
+            known = [i for i, k in self.item_kind.items() if k == kind]
+            if players is not None:
+                known = [i for i in known
+                         if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
+            self._items_cache[(kind, players)] = known
+        return list(known)
 
     def zone_owner_player(self, key: str) -> int | None:
         """The player who owns the zone with this key: its seat, or the owner of the item it belongs to."""

@@ -31,6 +31,7 @@ from lark import Token, Tree
 
 from ..model import ZoneRef
 from ..runtime.context import MAX_DEPTH
+from .values import MAX_INT
 from . import builtins, support
 from .compiler import Compiler
 from .definitions import Definition
@@ -121,6 +122,7 @@ class GeneratingCompiler(Compiler):
         self._constants: dict[int, str] = {}
         self._keep: list[Any] = []
         self._count = 0
+        self._in_iterable = 0  # > 0 while generating a comprehension's source
 
     # ------------------------------------------------------------- the generated module
 
@@ -339,7 +341,7 @@ class GeneratingCompiler(Compiler):
             if field in model.player_vars:
                 return _sub(_sub(_data("pv"), checked), field), result_type
             if field in model.zones and model.zones[field].owner == "player":
-                return _call("ZoneRef", _const(field), checked), result_type
+                return _call("zone_ref", _const(field), checked), result_type
             if field in model.kinds and model.kinds[field].per_player:
                 return _call("per_player_item", _const(field), checked), result_type
             if field == "index":
@@ -355,7 +357,7 @@ class GeneratingCompiler(Compiler):
             if field == "owner":
                 return _sub(_sub(_name("ITEMS"), checked), "owner"), result_type
             if field in model.zones and model.zones[field].owner == base_type:
-                return _call("ZoneRef", _const(field), checked), result_type
+                return _call("zone_ref", _const(field), checked), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
 
     def _by_kind(self, field: str) -> dict[str, str]:
@@ -424,7 +426,11 @@ class GeneratingCompiler(Compiler):
 
     def g_comprehension(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         body_node, var_token, source_node, cond_node = node.children
-        source, source_type = self.gen_expr(source_node, scope)
+        self._in_iterable += 1
+        try:
+            source, source_type = self.gen_expr(source_node, scope)
+        finally:
+            self._in_iterable -= 1
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = _element_type(source_type)
@@ -451,8 +457,45 @@ class GeneratingCompiler(Compiler):
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
-            return _call("add", left, right, where), "int" if left_type == "int" and right_type == "int" else ANY
+            fast = self._on_numbers(left, right, ast.Add(), "add", where, checked=True)
+            return fast, "int" if left_type == "int" and right_type == "int" else ANY
+        if op in ("-", "*"):
+            return self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
+                                    checked=True), "int"
         return _call(_ARITHMETIC[op], left, right, where), "int"
+
+    def _on_numbers(self, left: ast.expr, right: ast.expr, op: ast.operator | ast.cmpop, helper: str,
+                    where: ast.expr, checked: bool) -> ast.expr:
+        """`left op right` done inline when both are plain numbers; anything else goes to the checked helper.
+
+        Both sides are evaluated once, in order, into temporaries; the helper then sees the same values
+        and raises the same errors as the closure backend. Inside a comprehension's source Python allows
+        no assignment expressions, so there the helper is called directly.
+        """
+        if self._in_iterable:
+            return _call(helper, left, right, where)
+        self._count += 1
+        tests: list[ast.expr] = []
+        operands: list[ast.expr] = []
+        for side, value in (("a", left), ("b", right)):
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                operands.append(value)  # a number written in the pack needs no test
+                continue
+            temp = f"{side}_{self._count}"
+            tests.append(ast.Compare(_call("type", ast.NamedExpr(ast.Name(temp, ast.Store()), value)), [ast.Is()],
+                                     [_name("int")]))
+            operands.append(_name(temp))
+        if isinstance(op, ast.cmpop):
+            fast: ast.expr = ast.Compare(operands[0], [op], [operands[1]])
+        else:
+            result = f"r_{self._count}"
+            computed = ast.NamedExpr(ast.Name(result, ast.Store()), ast.BinOp(operands[0], op, operands[1]))
+            in_range = ast.Compare(_const(-MAX_INT), [ast.LtE(), ast.LtE()], [computed, _const(MAX_INT)])
+            fast = ast.IfExp(in_range, _name(result), _call("checked", _name(result), where)) if checked else computed
+        if not tests:
+            return fast
+        both_numbers = tests[0] if len(tests) == 1 else ast.BinOp(tests[0], ast.BitAnd(), tests[1])
+        return ast.IfExp(both_numbers, fast, _call(helper, *operands, where))
 
     def g_compare(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, _ = self.gen_expr(node.children[0], scope)
@@ -460,7 +503,8 @@ class GeneratingCompiler(Compiler):
         right, _ = self.gen_expr(node.children[2], scope)
         if op in ("==", "!="):
             return ast.Compare(left, [ast.Eq() if op == "==" else ast.NotEq()], [right]), "bool"
-        return _call(_ORDERED[op], left, right, _const(self.where(node))), "bool"
+        compare = {"<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}[op]
+        return self._on_numbers(left, right, compare, _ORDERED[op], _const(self.where(node)), checked=False), "bool"
 
     def g_in_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, _ = self.gen_expr(node.children[0], scope)

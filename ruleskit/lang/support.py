@@ -141,6 +141,21 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
     raise ProgramError(f"{label_of(ctx.model, value)} has no field '{field}' in {where}")
 
 
+_ZONE_REFS: dict[tuple[str, type, Any], ZoneRef] = {}
+
+
+def zone_ref(name: str, owner: Any) -> ZoneRef:
+    """The zone `name` of `owner`: one shared value per zone, since zones are named far more often than made."""
+    key = (name, type(owner), owner)  # the type too: True and 1 are equal keys, but not the same owner
+    try:
+        return _ZONE_REFS[key]
+    except KeyError:
+        ref = _ZONE_REFS[key] = ZoneRef(name, owner)
+        return ref
+    except TypeError:  # an owner that is not a plain value: make a fresh one, which then fails as before
+        return ZoneRef(name, owner)
+
+
 def fail(message: str) -> Any:
     raise ProgramError(message)
 
@@ -218,7 +233,7 @@ def enter(ctx: Ctx, where: str) -> None:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "each": each, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,

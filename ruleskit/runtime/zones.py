@@ -28,7 +28,7 @@ def amount(ctx: Ctx, ref: ZoneRef, item: Any) -> int:
     content = ctx.data["z"][ref.key]
     if zone.type == "pool":
         return INFINITE if zone.unlimited else int(content.get(item, 0))
-    return sum(1 for x in content if x == item)
+    return content.count(item)
 
 
 def used(ctx: Ctx, ref: ZoneRef) -> int:
@@ -37,7 +37,11 @@ def used(ctx: Ctx, ref: ZoneRef) -> int:
     if zone.type == "pool":
         if zone.unlimited:
             return 0
+        if zone.size is None:
+            return sum(content.values())
         return sum(count * item_size(ctx, ref, item) for item, count in content.items())
+    if zone.size is None:  # every piece takes one place
+        return len(content) - content.count(None)
     return sum(item_size(ctx, ref, item) for item in content if item is not None)
 
 
@@ -51,6 +55,9 @@ def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
 
 
 def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
+    fixed = ctx.model.zones[ref.name].capacity
+    if type(fixed) is int:  # a number in the pack: nothing to evaluate
+        return fixed
     fn = ctx.program.capacities[ref.name]
     saved = ctx.me
     owner = ctx.model.zone_owner_player(ref.key)
