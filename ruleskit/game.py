@@ -15,7 +15,7 @@ import attrs
 
 from .errors import PackError, did_you_mean
 from .lang.codegen import GeneratingCompiler
-from .lang.compiler import Compiler, Fn, Program, _element_type
+from .lang.compiler import Compiler, Fn, Program, element_type
 from .lang.parser import Origin
 from .lang.values import MAX_INT
 from .model import Model, located
@@ -342,7 +342,7 @@ class GameBuilder:
                 raise located(d.source, f"action '{name}': '{param}' cannot name a parameter")
             options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names))
             param_type = self.compiler.last_type
-            names[param] = _element_type(param_type)
+            names[param] = element_type(param_type)
             params.append(Param(param, options, names[param]))
         when = self._expr(d.when, d.source, ("when",), f"action {name} when") if d.when is not None else None
         requires = [(self._expr(r.check, d.source, ("require",), f"action {name} require", names), r.message)

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .simulate import _positive, _seed
+from .simulate import positive_int, seed_int
 
 NAME = "compare"
 HELP = ("Play BASE and VARIANT with the same seeds and bots; report win rates by seat and grouping, game "
@@ -28,13 +28,13 @@ def _alpha(text: str) -> float:
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("base", metavar="BASE", help="the base pack (folder or built-in name)")
     parser.add_argument("variant", metavar="VARIANT", help="the variant pack (folder or built-in name)")
-    parser.add_argument("--games", "-n", type=_positive, default=200, help="games per pack (default 200)")
-    parser.add_argument("--players", "-p", type=_positive, default=None,
+    parser.add_argument("--games", "-n", type=positive_int, default=200, help="games per pack (default 200)")
+    parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the nearest count both packs allow)")
     parser.add_argument("--bots", default="random",
                         help="one bot for every seat, or a comma-separated bot per seat (default random)")
-    parser.add_argument("--seed", type=_seed, default=0, help="master seed, the same for both packs (default 0)")
-    parser.add_argument("--workers", "-w", type=_positive, default=None,
+    parser.add_argument("--seed", type=seed_int, default=0, help="master seed, the same for both packs (default 0)")
+    parser.add_argument("--workers", "-w", type=positive_int, default=None,
                         help="local worker processes (default: the number of CPUs, at most 4)")
     parser.add_argument("--alpha", type=_alpha, default=0.05,
                         help="significance level after Holm's adjustment (default 0.05)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .simulate import _positive, _seed
+from .simulate import positive_int, seed_int
 
 NAME = "play"
 HELP = "Play a pack in the terminal: humans take turns at one screen, bots fill the other seats."
@@ -14,12 +14,12 @@ HELP = "Play a pack in the terminal: humans take turns at one screen, bots fill 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", nargs="?",
                         help="pack or variant folder, or a built-in pack name (optional with --load)")
-    parser.add_argument("--players", "-p", type=_positive, default=None,
+    parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players (default: the number of seats, else the pack's minimum)")
     parser.add_argument("--seats", default=None,
                         help="who sits where, comma-separated: human, random, greedy "
                              "(default: a human in seat 1 and random bots elsewhere)")
-    parser.add_argument("--seed", type=_seed, default=0, help="the game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="the game's seed (default 0)")
     parser.add_argument("--scenario", metavar="FILE", help="start from a scenario file instead of a new game")
     parser.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     parser.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log to FILE when it ends or you quit")

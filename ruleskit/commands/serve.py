@@ -6,7 +6,7 @@ import argparse
 import socket
 from collections.abc import Callable
 
-from .simulate import _positive, _seed
+from .simulate import positive_int, seed_int
 
 NAME = "serve"
 HELP = "Play a pack in a web browser (hot-seat, bots, a page per seat), or replay a log with --log."
@@ -19,12 +19,12 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
-    parser.add_argument("--players", "-p", type=_positive, default=None,
+    parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players of the first game (default: the number of seats, else the minimum)")
     parser.add_argument("--seats", default=None,
                         help="who sits where, comma-separated: human, random, greedy "
                              "(default: a human in seat 1 and random bots elsewhere)")
-    parser.add_argument("--seed", type=_seed, default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="the first game's seed (default 0)")
     parser.add_argument("--scenario", metavar="FILE", help="start every game from this scenario file")
     return run
 

@@ -11,7 +11,7 @@ NAME = "simulate"
 HELP = "Play many bot games and report win rates (with 95% intervals), game lengths, end reasons and speed."
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -21,7 +21,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def _seed(text: str) -> int:
+def seed_int(text: str) -> int:
     try:
         return int(text)
     except ValueError:
@@ -30,17 +30,17 @@ def _seed(text: str) -> int:
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
-    parser.add_argument("--games", "-n", type=_positive, default=200, help="number of games (default 200)")
-    parser.add_argument("--players", "-p", type=_positive, default=None,
+    parser.add_argument("--games", "-n", type=positive_int, default=200, help="number of games (default 200)")
+    parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the pack's nearest player count)")
     parser.add_argument("--bots", default="random",
                         help="one bot for every seat, or a comma-separated bot per seat: random, greedy "
                              "(default random)")
     parser.add_argument("--rotate", action="store_true",
                         help="rotate the bots one seat per game, so win rates by bot are not seat-biased")
-    parser.add_argument("--seed", type=_seed, default=0, help="master seed (default 0); game i uses a seed "
+    parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0); game i uses a seed "
                         "derived from it, so results do not depend on --workers")
-    parser.add_argument("--workers", "-w", type=_positive, default=None,
+    parser.add_argument("--workers", "-w", type=positive_int, default=None,
                         help="local worker processes (default: the number of CPUs, at most 4)")
     parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE ('-': print only "
                         "the JSON, to standard output)")

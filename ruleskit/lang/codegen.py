@@ -31,13 +31,13 @@ from lark import Token, Tree
 
 from ..model import ZoneRef
 from ..runtime.context import MAX_DEPTH
-from .values import MAX_INT
 from . import builtins, support
 from .compiler import Compiler
 from .definitions import Definition
-from .expressions import _SPECIALS, _unquote
-from .scope import ANY, Fn, Scope, _element_type, _type_of
-from .statements import _bounds
+from .expressions import SPECIALS, unquote
+from .scope import ANY, Fn, Scope, element_type, type_of
+from .statements import bounds_of
+from .values import MAX_INT
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
 _CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order"}
@@ -175,7 +175,7 @@ class GeneratingCompiler(Compiler):
 
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
-        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        scope = Scope({n: type_of(t) for n, t in definition.params})
         body, _ = self.gen_expr(definition.body, scope)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body))
@@ -217,7 +217,7 @@ class GeneratingCompiler(Compiler):
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
-        body = self.gen_block(definition.body, Scope({n: _type_of(t) for n, t in definition.params}))
+        body = self.gen_block(definition.body, Scope({n: type_of(t) for n, t in definition.params}))
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         self.program.procs[definition.name] = self.function(
@@ -228,7 +228,7 @@ class GeneratingCompiler(Compiler):
             rule = self.rule_defs[definition.target]
             if len(rule.params) == len(definition.params):
                 self.origin, self.current = definition.origin, f"hook {definition.name}"
-                scope = Scope({n: _type_of(t) for n, t in definition.params})
+                scope = Scope({n: type_of(t) for n, t in definition.params})
                 scope.names["base"] = ANY
                 when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
                 expr, _ = self.gen_expr(definition.body, scope)
@@ -240,7 +240,7 @@ class GeneratingCompiler(Compiler):
             super()._compile_hook(definition)  # reports the error
             return
         self.origin, self.current = definition.origin, f"hook {definition.name}"
-        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        scope = Scope({n: type_of(t) for n, t in definition.params})
         when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
         body = self.gen_block(definition.body, scope)
         self._note_calls(f"hook:{definition.name}")
@@ -277,7 +277,7 @@ class GeneratingCompiler(Compiler):
         return _const(value), "int"
 
     def g_str_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
-        return _const(_unquote(str(node.children[0]))), "str"
+        return _const(unquote(str(node.children[0]))), "str"
 
     def g_true_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         return _const(True), "bool"
@@ -294,8 +294,8 @@ class GeneratingCompiler(Compiler):
         local = scope.lookup(name)
         if local is not None:
             return _env(name), local
-        if name in _SPECIALS:
-            value_type = _SPECIALS[name][1]
+        if name in SPECIALS:
+            value_type = SPECIALS[name][1]
             if name == "me":
                 return _attr(_name(CTX), "me"), value_type
             if name == "players":
@@ -304,7 +304,7 @@ class GeneratingCompiler(Compiler):
                 return _data("n"), value_type
             return _data("flow", _FLOW_SPECIALS[name]), value_type
         if name in model.game_vars:
-            return _data("v", name), _type_of(model.game_vars[name].type)
+            return _data("v", name), type_of(model.game_vars[name].type)
         if name in model.zones and model.zones[name].owner == "game":
             return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
         if name in self.rule_defs and not self.rule_defs[name].params:
@@ -433,7 +433,7 @@ class GeneratingCompiler(Compiler):
             self._in_iterable -= 1
         inner = scope.child()
         var = str(var_token)
-        inner.names[var] = _element_type(source_type)
+        inner.names[var] = element_type(source_type)
         body, body_type = self.gen_expr(body_node, inner)
         conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
@@ -590,7 +590,7 @@ class GeneratingCompiler(Compiler):
         if len(parts) == 2 and isinstance(parts[1], Token):
             field = str(parts[1])
             base, base_type = self.gen_expr(Tree("name", [parts[0]]), scope) if (
-                scope.lookup(first) is not None or first in _SPECIALS) else (None, "")
+                scope.lookup(first) is not None or first in SPECIALS) else (None, "")
             if base is not None and base_type == "player" and field in model.player_vars:
                 if not (isinstance(base, ast.Attribute) and base.attr == "me"):
                     # A local of type player may still hold something else at run time.
@@ -621,7 +621,7 @@ class GeneratingCompiler(Compiler):
             op = "add" if sign > 0 else "subtract"
             value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),
                           _const(where))
-        bound = _bounds(var, f"'{self._target_name(target_node)}'") if var is not None else None
+        bound = bounds_of(var, f"'{self._target_name(target_node)}'") if var is not None else None
         if var is not None and var.type == "int" and (var.min is not None or var.max is not None):
             value = _call(self.constant(bound, "bound"), value, _const(where))
         return [ast.Assign([_store(write_target)], value)]
@@ -662,7 +662,7 @@ class GeneratingCompiler(Compiler):
         self._check_local_name(var, var_token)
         source, source_type = self.gen_expr(source_node, scope)
         inner = scope.child()
-        inner.names[var] = _element_type(source_type)
+        inner.names[var] = element_type(source_type)
         body = self.gen_block(body_node, inner)
         where = self.where(node)
         self._count += 1
@@ -674,7 +674,7 @@ class GeneratingCompiler(Compiler):
 
     def t_require_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         cond, _ = self.gen_expr(node.children[0], scope)
-        message = _unquote(str(node.children[1]))
+        message = unquote(str(node.children[1]))
         return [ast.If(ast.UnaryOp(ast.Not(), cond),
                        [ast.Raise(_call("RuleViolation", _const(message)), None)], [])]
 
@@ -688,7 +688,7 @@ class GeneratingCompiler(Compiler):
         return [ast.Expr(_call(emit, _name(CTX), _const(event), ast.List(args, ast.Load())))]
 
     def t_finish_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
-        return [ast.Raise(_call("GameOver", _const(_unquote(str(node.children[0])))), None)]
+        return [ast.Raise(_call("GameOver", _const(unquote(str(node.children[0])))), None)]
 
     def t_goto_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         stage = str(node.children[0])

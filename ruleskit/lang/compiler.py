@@ -15,11 +15,11 @@ from ..model import RESERVED
 from ..runtime.context import Ctx, Return
 from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
-from .expressions import _SPECIALS
+from .expressions import SPECIALS
 from .parser import Origin, parse
-from .scope import ANY, Fn, Program, Scope, _element_type, _type_of
+from .scope import ANY, Fn, Program, Scope, element_type, type_of
 
-__all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "_element_type", "read_module"]
+__all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
 
 class Compiler(DecisionCompiler):
@@ -83,7 +83,7 @@ class Compiler(DecisionCompiler):
 
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
-        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        scope = Scope({n: type_of(t) for n, t in definition.params})
         body, _ = self.compile_expr(definition.body, scope)
         self._note_calls(f"rule:{definition.name}")
         names = [p for p, _ in definition.params]
@@ -111,7 +111,7 @@ class Compiler(DecisionCompiler):
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
-        body = self.compile_block(definition.body, Scope({n: _type_of(t) for n, t in definition.params}))
+        body = self.compile_block(definition.body, Scope({n: type_of(t) for n, t in definition.params}))
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         where = f"proc {definition.name} ({definition.location})"
@@ -141,7 +141,7 @@ class Compiler(DecisionCompiler):
             if len(rule.params) != len(definition.params):
                 raise self.error(definition.body, f"hook '{definition.name}' gives rule '{rule.name}' "
                                  f"{len(definition.params)} parameter(s); it takes {len(rule.params)}")
-            scope = Scope({n: _type_of(t) for n, t in definition.params})
+            scope = Scope({n: type_of(t) for n, t in definition.params})
             scope.names["base"] = ANY
             when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
             expr, _ = self.compile_expr(definition.body, scope)
@@ -149,7 +149,7 @@ class Compiler(DecisionCompiler):
             self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
             self.program.rules[rule.name].modifiers.append((when, expr, names))  # type: ignore[attr-defined]
             return
-        scope = Scope({n: _type_of(t) for n, t in definition.params})
+        scope = Scope({n: type_of(t) for n, t in definition.params})
         when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
         body = self.compile_block(definition.body, scope)
         self._note_calls(f"hook:{definition.name}")
@@ -199,7 +199,7 @@ class Compiler(DecisionCompiler):
                 raise LanguageError(f"parameter '{name}' is listed twice in {definition.name}",
                                     file=where.file, line=where.line)
             seen.add(name)
-            if name in RESERVED or name in _SPECIALS:
+            if name in RESERVED or name in SPECIALS:
                 raise LanguageError(f"'{name}' is a reserved word and cannot name a parameter of {definition.name}",
                                     file=where.file, line=where.line)
             inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else type_name

@@ -16,8 +16,8 @@ from lark import Tree
 from ..errors import IllegalAction, ProgramError, did_you_mean
 from ..runtime import rng
 from ..runtime.context import Ctx, Suspend
-from .expressions import _int, _unquote
-from .scope import ANY, Fn, Scope, _element_type
+from .expressions import number_value, unquote
+from .scope import ANY, Fn, Scope, element_type
 from .statements import StatementCompiler
 from .values import as_list, label_of, option_id
 
@@ -62,7 +62,7 @@ class DecisionCompiler(StatementCompiler):
             ctx.chance.append({"random": option_id(value)})
             return value
 
-        return run, _element_type(source_type)
+        return run, element_type(source_type)
 
     def c_shuffled(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         source, source_type = self.compile_expr(node.children[0], scope)
@@ -84,7 +84,7 @@ class DecisionCompiler(StatementCompiler):
 
         def run(ctx: Ctx) -> list[Any]:
             items = as_list(model, ctx.data, source(ctx), where)
-            n = _int(count(ctx), where)
+            n = number_value(count(ctx), where)
             if not 0 <= n <= len(items):
                 raise ProgramError(f"cannot sample {n} from {len(items)} in {where}")
             picked = rng.shuffled(ctx.data, items)[:n]
@@ -96,7 +96,7 @@ class DecisionCompiler(StatementCompiler):
     def _prompt(self, node: Tree | None, default: str) -> str:
         if node is None:
             return default
-        return _unquote(str(node.children[0]))
+        return unquote(str(node.children[0]))
 
     def _chooser(self, node: Tree, scope: Scope) -> Fn:
         fn, type_name = self.compile_expr(node, scope)
@@ -146,7 +146,7 @@ class DecisionCompiler(StatementCompiler):
         def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
             return self._unique(as_list(model, ctx.data, source(ctx), where), players)
 
-        return self._decide(who, prompt, options, where), _element_type(source_type)
+        return self._decide(who, prompt, options, where), element_type(source_type)
 
     def c_choose_number(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         who = self._chooser(node.children[0], scope)
@@ -156,7 +156,7 @@ class DecisionCompiler(StatementCompiler):
         where = self.where(node)
 
         def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
-            a, b = _int(low(ctx), where), _int(high(ctx), where)
+            a, b = number_value(low(ctx), where), number_value(high(ctx), where)
             if b - a + 1 > MAX_NUMBER_OPTIONS:
                 raise ProgramError(f"a number choice with more than {MAX_NUMBER_OPTIONS} options in {where}")
             return [(str(n), str(n), n) for n in range(a, b + 1)]

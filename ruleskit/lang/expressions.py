@@ -21,7 +21,7 @@ from ..runtime.context import Ctx
 from . import builtins
 from .definitions import Definition
 from .parser import Origin, position
-from .scope import ANY, Fn, Program, Scope, _element_type, _type_of
+from .scope import ANY, Fn, Program, Scope, element_type, type_of
 from .values import as_list, checked_int, label_of
 
 BUILTIN_EVENTS = {"game_start": 0, "turn_start": 1, "turn_end": 1, "round_end": 0}
@@ -93,7 +93,7 @@ class ExpressionCompiler:
         return (lambda ctx: value), "int"
 
     def e_str_lit(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
-        value = _unquote(str(node.children[0]))
+        value = unquote(str(node.children[0]))
         return (lambda ctx: value), "str"
 
     def e_true_lit(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
@@ -122,12 +122,12 @@ class ExpressionCompiler:
                     raise ProgramError(f"'{name}' has no value yet in {where}") from None
 
             return read_local, local
-        special = _SPECIALS.get(name)
+        special = SPECIALS.get(name)
         if special is not None:
             return special
         if name in model.game_vars:
             var_type = model.game_vars[name].type
-            return (lambda ctx: ctx.data["v"][name]), _type_of(var_type)
+            return (lambda ctx: ctx.data["v"][name]), type_of(var_type)
         if name in model.zones and model.zones[name].owner == "game":
             ref = ZoneRef(name)
             return (lambda ctx: ref), f"zone:{model.zones[name].of}"
@@ -152,7 +152,7 @@ class ExpressionCompiler:
         if name in model.zones:
             owner = model.zones[name].owner
             raise self.error(node, f"'{name}' belongs to each {owner}; write x.{name} for a {owner} x")
-        candidates = (scope.all_names() + list(_SPECIALS) + list(model.game_vars) + list(model.zones)
+        candidates = (scope.all_names() + list(SPECIALS) + list(model.game_vars) + list(model.zones)
                       + list(self.rule_defs) + list(model.item_kind) + list(model.kinds))
         raise self.error(node, f"unknown name '{name}'", did_you_mean(name, candidates))
 
@@ -229,7 +229,7 @@ class ExpressionCompiler:
     def _player_field(self, field: str, node: Tree | Token) -> tuple[Callable[[Ctx, Any], Any], str]:
         model = self.model
         if field in model.player_vars:
-            return (lambda ctx, p: ctx.data["pv"][p][field]), _type_of(model.player_vars[field].type)
+            return (lambda ctx, p: ctx.data["pv"][p][field]), type_of(model.player_vars[field].type)
         if field in model.zones and model.zones[field].owner == "player":
             return (lambda ctx, p: ZoneRef(field, p)), f"zone:{model.zones[field].of}"
         if field in model.kinds and model.kinds[field].per_player:
@@ -247,10 +247,10 @@ class ExpressionCompiler:
         definition = model.kinds[kind]
         item_data = model.item_data
         if field in definition.vars:
-            return (lambda ctx, i: ctx.data["ev"][i][field]), _type_of(definition.vars[field].type)
+            return (lambda ctx, i: ctx.data["ev"][i][field]), type_of(definition.vars[field].type)
         if field in definition.fields or field in ("id", "name"):
             ftype = definition.fields.get(field, "str")
-            return (lambda ctx, i: item_data[i][field]), _type_of(ftype)
+            return (lambda ctx, i: item_data[i][field]), type_of(ftype)
         if field == "owner":
             return (lambda ctx, i: item_data[i]["owner"]), "player"
         zone = model.zones.get(field)
@@ -338,7 +338,7 @@ class ExpressionCompiler:
         source, source_type = self.compile_expr(source_node, scope)
         inner = scope.child()
         var = str(var_token)
-        inner.names[var] = _element_type(source_type)
+        inner.names[var] = element_type(source_type)
         body, body_type = self.compile_expr(body_node, inner)
         cond = self.compile_expr(cond_node, inner)[0] if cond_node is not None else None
         where = self.where(node)
@@ -367,7 +367,7 @@ class ExpressionCompiler:
         operand, operand_type = self.compile_expr(node.children[0], scope)
         self._expect_int(operand_type, node.children[0], "-")
         where = self.where(node)
-        return (lambda ctx: -_int(operand(ctx), where)), "int"
+        return (lambda ctx: -number_value(operand(ctx), where)), "int"
 
     def e_binop(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         left, left_type = self.compile_expr(node.children[0], scope)
@@ -389,12 +389,12 @@ class ExpressionCompiler:
 
             return add, "int" if left_type == "int" and right_type == "int" else ANY
         if op == "-":
-            return (lambda ctx: checked_int(_int(left(ctx), where) - _int(right(ctx), where), where)), "int"
+            return (lambda ctx: checked_int(number_value(left(ctx), where) - number_value(right(ctx), where), where)), "int"
         if op == "*":
-            return (lambda ctx: checked_int(_int(left(ctx), where) * _int(right(ctx), where), where)), "int"
+            return (lambda ctx: checked_int(number_value(left(ctx), where) * number_value(right(ctx), where), where)), "int"
 
         def divide(ctx: Ctx) -> int:
-            a, b = _int(left(ctx), where), _int(right(ctx), where)
+            a, b = number_value(left(ctx), where), number_value(right(ctx), where)
             if b == 0:
                 raise ProgramError(f"division by zero in {where}")
             return a // b if op == "//" else a % b
@@ -460,7 +460,7 @@ _ORDERINGS: dict[str, Callable[[int, int], bool]] = {
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
 
-_SPECIALS: dict[str, tuple[Fn, str]] = {
+SPECIALS: dict[str, tuple[Fn, str]] = {
     "me": (lambda ctx: ctx.me, "player"),
     "active": (lambda ctx: ctx.data["flow"]["active"], "player"),
     "players": (lambda ctx: list(range(ctx.data["n"])), "list:player"),
@@ -475,12 +475,12 @@ _SPECIALS: dict[str, tuple[Fn, str]] = {
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
-def _unquote(text: str) -> str:
+def unquote(text: str) -> str:
     """The value of a string literal; escapes are decoded in one pass (\\n, \\t, \\", \\\\)."""
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text[1:-1])
 
 
-def _int(value: Any, where: str) -> int:
+def number_value(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ProgramError(f"expected a number, got {value!r} in {where}")
     return value
@@ -494,4 +494,4 @@ def _joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
 
 
 def _num(value: Any, where: str) -> int:
-    return _int(value, where)
+    return number_value(value, where)

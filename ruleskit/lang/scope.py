@@ -61,7 +61,7 @@ class Scope:
         return Scope(parent=self)
 
 
-def _type_of(declared: str) -> str:
+def type_of(declared: str) -> str:
     if declared.startswith("list[") and declared.endswith("]"):
         return f"list:{declared[5:-1]}"
     if declared == "list":
@@ -69,7 +69,7 @@ def _type_of(declared: str) -> str:
     return declared
 
 
-def _element_type(type_name: str) -> str:
+def element_type(type_name: str) -> str:
     if type_name.startswith("list:") or type_name.startswith("zone:"):
         return type_name[5:] or ANY
     return ANY

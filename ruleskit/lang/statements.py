@@ -19,8 +19,8 @@ from ..runtime import rng
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
 from . import builtins
-from .expressions import _SPECIALS, ExpressionCompiler, _int, _unquote
-from .scope import ANY, Fn, Scope, _element_type
+from .expressions import SPECIALS, ExpressionCompiler, number_value, unquote
+from .scope import ANY, Fn, Scope, element_type
 from .values import as_list, checked_int, label_of
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
@@ -73,7 +73,7 @@ class StatementCompiler(ExpressionCompiler):
 
     def _check_local_name(self, name: str, node: Tree | Token) -> None:
         model = self.model
-        if name in _SPECIALS or name == "base":
+        if name in SPECIALS or name == "base":
             raise self.error(node, f"'{name}' is a built-in name and cannot be redefined")
         if name in RESERVED:
             raise self.error(node, f"'{name}' is a reserved word and cannot name a variable")
@@ -101,7 +101,7 @@ class StatementCompiler(ExpressionCompiler):
 
         def run(ctx: Ctx) -> None:
             current = read(ctx)
-            write(ctx, checked_int(_int(current, where) + sign * _int(value(ctx), where), where))
+            write(ctx, checked_int(number_value(current, where) + sign * number_value(value(ctx), where), where))
 
         return run
 
@@ -119,7 +119,7 @@ class StatementCompiler(ExpressionCompiler):
                 return write_local, lambda ctx: ctx.env[first]
             if first in model.game_vars:
                 var = model.game_vars[first]
-                bound = _bounds(var, f"'{first}'")
+                bound = bounds_of(var, f"'{first}'")
                 return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where))),
                         (lambda ctx: ctx.data["v"][first]))
             raise self.error(parts[0], f"cannot set '{first}': not a local or a game variable",
@@ -203,8 +203,8 @@ class StatementCompiler(ExpressionCompiler):
                              did_you_mean(field, model.kinds[base_type].vars))
         if player_var is None and not kinds_with_var:
             raise self.error(node, f"no player or item has a variable '{field}'")
-        player_bound = _bounds(player_var, f"'{field}'") if player_var else None
-        item_bounds = {k: _bounds(v, f"'{field}'") for k, v in kinds_with_var.items()}
+        player_bound = bounds_of(player_var, f"'{field}'") if player_var else None
+        item_bounds = {k: bounds_of(v, f"'{field}'") for k, v in kinds_with_var.items()}
 
         def write(ctx: Ctx, value: Any) -> None:
             owner = base_fn(ctx)
@@ -256,7 +256,7 @@ class StatementCompiler(ExpressionCompiler):
         self._check_local_name(var, var_token)
         source, source_type = self.compile_expr(source_node, scope)
         inner = scope.child()
-        inner.names[var] = _element_type(source_type)
+        inner.names[var] = element_type(source_type)
         body = self.compile_block(body_node, inner)
         where = self.where(node)
         model = self.model
@@ -301,7 +301,7 @@ class StatementCompiler(ExpressionCompiler):
             what = what_fn(ctx)
             src, dst = source(ctx), dest(ctx)
             if count_fn is not None:
-                count = _int(count_fn(ctx), where)
+                count = number_value(count_fn(ctx), where)
                 if count == 0:
                     return
                 zone_ops.remove(ctx, src, what, count, where)
@@ -327,7 +327,7 @@ class StatementCompiler(ExpressionCompiler):
             if model.zones[src.name].type != "stack":
                 raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type}"
                                    f" in {where}")
-            for _ in range(_int(count_fn(ctx), where)):
+            for _ in range(number_value(count_fn(ctx), where)):
                 if not ctx.data["z"][src.key]:
                     return
                 item = ctx.own("z", src.key).pop(0)
@@ -404,7 +404,7 @@ class StatementCompiler(ExpressionCompiler):
 
     def s_require_stmt(self, node: Tree, scope: Scope) -> Fn:
         cond, _ = self.compile_expr(node.children[0], scope)
-        message = _unquote(str(node.children[1]))
+        message = unquote(str(node.children[1]))
 
         def run(ctx: Ctx) -> None:
             if not cond(ctx):
@@ -426,7 +426,7 @@ class StatementCompiler(ExpressionCompiler):
         return run
 
     def s_finish_stmt(self, node: Tree, scope: Scope) -> Fn:
-        reason = _unquote(str(node.children[0]))
+        reason = unquote(str(node.children[0]))
 
         def run(ctx: Ctx) -> None:
             raise GameOver(reason)
@@ -488,7 +488,7 @@ class StatementCompiler(ExpressionCompiler):
         return run
 
 
-def _bounds(var: Any, what: str) -> Callable[[Any, str], Any]:
+def bounds_of(var: Any, what: str) -> Callable[[Any, str], Any]:
     """Apply a var's bounds to a written value: the cap may discard, the floor may forbid."""
     if var is None or var.type != "int" or (var.min is None and var.max is None):
         return lambda value, where: value
