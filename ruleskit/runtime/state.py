@@ -27,7 +27,7 @@ FORMAT = 1
 class State:
     """One game in progress (or finished)."""
 
-    __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_shared", "messages", "_legal")
+    __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_length", "messages", "_legal")
 
     def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
                  history: list[dict[str, Any]]) -> None:
@@ -37,8 +37,10 @@ class State:
         # pending decision): code outside the engine that asks for `data` then gets a private copy.
         self._shared = False
         self.pending = pending
+        # The history list may be shared with clones: each state owns its first `_history_length` entries,
+        # and appends in place only while it is the list's longest owner (entries are never changed).
         self._history = history
-        self._history_shared = False
+        self._history_length = len(history)
         self.messages: list[str] = []
         self._legal: list[Action] | None = None
 
@@ -63,13 +65,15 @@ class State:
     @property
     def history(self) -> list[dict[str, Any]]:
         """One entry per decision (and one for setup): who took which action, and the chance it led to."""
+        if len(self._history) != self._history_length:
+            self._history = self._history[:self._history_length]
         return self._history
 
     def _append_history(self, entry: dict[str, Any]) -> None:
-        if self._history_shared:
-            self._history = list(self._history)
-            self._history_shared = False
+        if len(self._history) != self._history_length:  # a clone has gone on from here: branch off
+            self._history = self._history[:self._history_length]
         self._history.append(entry)
+        self._history_length += 1
 
     # ------------------------------------------------------------- creation
 
@@ -229,8 +233,8 @@ class State:
 
     def clone(self) -> State:
         copy = State(self.game, self._data, self.pending, self._history)
+        copy._history_length = self._history_length
         copy._shared = self._shared = True
-        copy._history_shared = self._history_shared = True
         copy._legal = self._legal
         return copy
 
@@ -268,10 +272,12 @@ class State:
     def __hash__(self) -> int:  # states are mutable: hash by identity
         return id(self)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, history: bool = True) -> dict[str, Any]:
+        """The state as JSON data, a copy (`history=False` leaves the decisions so far out)."""
         return {"format": FORMAT, "pack": self.game.name, "version": self.game.version,
                 "hash": self.game.content_hash, "data": copy_data(self._data), "pending": copy_data(self.pending),
-                "history": copy_data(self._history)}
+                # copied by the json module, in C: a history grows long
+                "history": json.loads(json.dumps(self.history)) if history else []}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))

@@ -75,9 +75,7 @@ def check_copies(state: State, *, with_history: bool = True) -> None:
     """
     if state.clone() != state:
         raise InvariantFailure("clone", "clone() differs from the original state")
-    saved = state.to_json()
-    if not with_history:
-        saved = {**saved, "history": []}
+    saved = state.to_json(history=with_history)
     try:
         text = json.dumps(saved, sort_keys=True)
     except (TypeError, ValueError) as exc:
