@@ -15,21 +15,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import attrs
 from rich.console import Console
 
 from .bots import Bot, derive_seed, make_bot
 from .display import Display
-from .errors import IllegalAction, PackError, RulesError
-from .game import Game, load
+from .errors import IllegalAction, PackError
+from .game import Game
 from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
+from .saves import SAVE_FORMAT
 
 HUMAN = "human"
-SAVE_FORMAT = "ruleskit-save"
 BOT_SEED_SALT = 104729
 
 HELP_TEXT = """\
@@ -248,22 +247,3 @@ def _visible_items(state: State, viewer: int) -> set[str]:
 def save_game(state: State, seats: list[str], path: str | Path) -> None:
     data = {"format": SAVE_FORMAT, "ref": pack_ref(state.game), "seats": seats, "state": state.to_json()}
     Path(path).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-
-
-def load_saved(path: str | Path, pack: str | None = None) -> tuple[Game, State, list[str]]:
-    """A saved game: its pack (from the save, unless `pack` is given), state and seats."""
-    name = str(path)
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PackError(f"cannot read saved game: {exc.strerror}", file=name) from None
-    except json.JSONDecodeError as exc:
-        raise PackError(f"saved game is not JSON: {exc.msg}", file=name, line=exc.lineno) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
-        raise PackError("not a saved ruleskit game (written by 'save FILE' in ruleskit play)", file=name)
-    game = load(pack or data["ref"])
-    try:
-        state = State.from_json(game, data["state"])
-    except RulesError as exc:
-        raise PackError(exc.message, file=name) from None
-    return game, state, [str(s) for s in data["seats"]]

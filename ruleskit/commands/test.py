@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,12 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     return run
 
 
+def safe_file_stem(name: str) -> str:
+    """A pack name made safe as a file name in the working folder: no separators, no leading dot."""
+    stem = re.sub(r"[^A-Za-z0-9_.+-]+", "_", name).lstrip(".")[:64]
+    return stem or "pack"
+
+
 def _counts(text: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
@@ -61,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from ..testing.strategies import game_of
 
     game = game_of(args.pack)
-    out = args.out or Path(f"{game.name}-failure.jsonl")
+    out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
     report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
                        apply_limit=args.apply_limit, shrink=not args.no_shrink,
                        thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions)
