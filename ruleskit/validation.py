@@ -185,10 +185,11 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
         check_pending(game, table["pending"], players, _at(path, "pending"))
 
 
-def check_data(game: Game, data: Any, path: str) -> None:
+def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> None:
+    """Game data fits the pack; with `unique_items`, no item lies in two zones (or twice in one)."""
     model = game.model
     table = check_table(path, data)
-    check_keys(path, table, DATA_KEYS)
+    check_keys(path, table, DATA_KEYS, ("script",))
     players = check_int(_at(path, "n"), table["n"], game.min_players, game.max_players)
     check_int(_at(path, "seed"), table["seed"])
     check_int(_at(path, "rng"), table["rng"], 0, (1 << 64) - 1)
@@ -199,11 +200,18 @@ def check_data(game: Game, data: Any, path: str) -> None:
     for seat, values in enumerate(seats):
         check_vars(_at(_at(path, "pv"), seat), model, model.player_vars, values, players)
     _check_item_vars(model, table["ev"], players, _at(path, "ev"))
-    _check_zones(model, table["z"], players, _at(path, "z"))
+    _check_zones(model, table["z"], players, _at(path, "z"), unique_items)
     _check_blocked(model, table["blocked"], _at(path, "blocked"))
     check_flow(game, table["flow"], players, _at(path, "flow"))
     if table["result"] is not None:
         _check_result(table["result"], players, _at(path, "result"))
+    for die, rolls in check_table(_at(path, "script"), table.get("script", {})).items():
+        where = _at(_at(path, "script"), die)
+        if die not in model.dice:
+            raise InvalidData(where, "not a die of the pack")
+        for index, face in enumerate(check_list(where, rolls)):
+            if face not in model.dice[die].faces:
+                raise InvalidData(_at(where, index), f"{_short(face)} is not a face of '{die}'")
 
 
 def _check_item_vars(model: Model, ev: Any, players: int, path: str) -> None:
@@ -228,7 +236,7 @@ def zone_keys(model: Model, players: int) -> dict[str, str]:
     return keys
 
 
-def _check_zones(model: Model, z: Any, players: int, path: str) -> None:
+def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bool) -> None:
     table = check_table(path, z)
     keys = zone_keys(model, players)
     check_keys(path, table, keys)
@@ -248,7 +256,7 @@ def _check_zones(model: Model, z: Any, players: int, path: str) -> None:
             if item is None and zone.type == "row":
                 continue
             _check_member(model, zone.of, item, _at(where, index))
-            if item in placed:
+            if item in placed and unique_items:
                 raise InvalidData(_at(where, index), f"'{item}' is already in zone '{placed[item]}'")
             placed[item] = key
 
