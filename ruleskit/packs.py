@@ -278,7 +278,7 @@ class PackReader:
 
         Every pack file is read through here, so the size of the whole chain is bounded too.
         """
-        display = display_path(path)
+        display = str(Path(display_path(path.parent)) / path.name)  # the name as written, not where a link leads
         try:
             resolved = path.resolve()
         except (OSError, ValueError, RuntimeError):
