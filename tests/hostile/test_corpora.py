@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from corpus_runner import expected
 
 ROOT = Path(__file__).resolve().parents[2]
