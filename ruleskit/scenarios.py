@@ -172,7 +172,7 @@ def _check_value(doc: TomlDoc, keypath: tuple[str, ...], model: Model, var: Any,
     elif var_type in model.kinds:
         if value == "":
             return None
-        if value not in model.item_kind or model.item_kind[value] != var_type:
+        if not isinstance(value, str) or value not in model.item_kind or model.item_kind[value] != var_type:
             raise doc.error(keypath, f"{what} must be an item of kind '{var_type}', not {value!r}",
                             did_you_mean(str(value), model.items_of(var_type)))
     elif var_type.startswith("list") and not isinstance(value, list):
@@ -252,7 +252,7 @@ def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
 
 
 def _check_item(doc: TomlDoc, keypath: tuple[str, ...], model: Model, kind: str, item: Any) -> None:
-    if item not in model.item_kind or (kind and model.item_kind[item] != kind):
+    if not isinstance(item, str) or item not in model.item_kind or (kind and model.item_kind[item] != kind):
         raise doc.error(keypath, f"'{item}' is not an item of kind '{kind}'",
                         did_you_mean(str(item), model.items_of(kind) if kind else model.item_kind))
 
@@ -268,7 +268,7 @@ def _set_blocked(doc: TomlDoc, state: State, model: Model) -> None:
         if not isinstance(edge, list) or len(edge) != 2:
             raise doc.error(("blocked",), "blocked should be a list of [a, b] edges")
         a, b = edge
-        if a not in model.adjacency or b not in model.adjacency[a]:
+        if not isinstance(a, str) or not isinstance(b, str) or a not in model.adjacency or b not in model.adjacency[a]:
             raise doc.error(("blocked",), f"there is no edge between '{a}' and '{b}'")
         keys.append(edge_key(a, b))
     state.data["blocked"] = sorted(set(keys))
@@ -280,11 +280,13 @@ def _set_flow(doc: TomlDoc, state: State, game: Game) -> None:
         keypath = ("flow", key)
         if key not in FLOW_KEYS:
             raise doc.error(keypath, f"unknown flow key '{key}'", did_you_mean(key, FLOW_KEYS))
+        if key in ("stage", "phase") and not isinstance(value, str):
+            raise doc.error(keypath, f"flow.{key} is a name, not {value!r}")
         if key == "stage" and value not in game.stages:
             raise doc.error(keypath, f"unknown stage '{value}'", did_you_mean(str(value), game.stages))
         if key == "phase" and value not in game.phases:
             raise doc.error(keypath, f"unknown phase '{value}'", did_you_mean(str(value), game.phases))
-        if key in ("active", "turn", "round") and (not isinstance(value, int) or value < 0):
+        if key in ("active", "turn", "round") and (type(value) is not int or value < 0):
             raise doc.error(keypath, f"flow.{key} must be a number >= 0")
         if key == "active" and value >= state.players:
             raise doc.error(keypath, f"flow.active: players count from 0 to {state.players - 1}")
