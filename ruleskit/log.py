@@ -151,7 +151,7 @@ def check_log_entry(entry: dict[str, Any]) -> None:
 
 def read_log(path: str | Path, limit: int = 1_000_000) -> list[dict[str, Any]]:
     """A whole log (at most `limit` lines), starting with its header."""
-    lines = []
+    lines: list[dict[str, Any]] = []
     for entry in iter_log(path):
         if not lines and entry["type"] != "header":
             raise PackError("a log must start with a header line", file=str(path), line=entry["_line"])

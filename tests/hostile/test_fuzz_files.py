@@ -76,11 +76,11 @@ def mutated_data(draw: st.DrawFn, original: Any) -> Any:
         last = place[-1]
         how = draw(st.sampled_from(["replace", "delete", "add", "repeat"]))
         if how == "replace":
-            parent[last] = draw(st.sampled_from(ODD_VALUES))
+            parent[last] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
         elif how == "delete":
             del parent[last]
         elif how == "add" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "__init__", "0", "player"]))] = draw(st.sampled_from(ODD_VALUES))
+            parent[draw(st.sampled_from(["extra", "__init__", "0", "player"]))] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
         elif isinstance(parent, list):
             parent.insert(last, copy.deepcopy(parent[last]))
     return data
