@@ -19,7 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ruleskit {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
-        sub_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        # argparse %-formats help strings: a literal % (as in "95%") must be doubled.
+        sub_parser = sub.add_parser(module.NAME, help=module.HELP.replace("%", "%%"), description=module.HELP)
         sub_parser.set_defaults(handler=module.configure(sub_parser))
     return parser
 

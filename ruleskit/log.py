@@ -9,13 +9,27 @@ each with the chance outcomes it led to, and ends with the result.
 from __future__ import annotations
 
 import json
+import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import IllegalAction, PackError, ReplayMismatch
 from .game import Game, load
+from .limits import MAX_LOG_LINE_BYTES
 from .resources import builtin_packs
 from .runtime.state import State
+from .validation import (
+    InvalidData,
+    check_int,
+    check_keys,
+    check_list,
+    check_options,
+    check_plain,
+    check_str,
+    check_table,
+)
 
 
 def pack_ref(game: Game) -> str:
@@ -51,63 +65,177 @@ def write_log(state: State, path: str | Path, options: dict[str, Any] | None = N
             out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
-def read_log(path: str | Path) -> list[dict[str, Any]]:
-    lines = []
+def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The lines of a log one by one, each a checked JSON object with its line number in `_line`.
+
+    The file is read as a stream with a cap on each line, so a huge or
+    endless file ends in a located error at its first bad line rather than
+    filling memory first.
+    """
+    name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, also when the reader stops early
     except OSError as exc:
-        raise PackError(f"cannot read log: {exc.strerror}", file=str(path)) from None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
+        raise PackError(f"cannot read log: {exc.strerror}", file=name) from None
+    with stream:
         try:
-            entry = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise PackError(f"not JSON: {exc.msg}", file=str(path), line=number) from None
-        if not isinstance(entry, dict) or "type" not in entry:
-            raise PackError("each log line must be an object with a 'type'", file=str(path), line=number)
-        entry["_line"] = number
+            if stat.S_ISDIR(os.fstat(stream.fileno()).st_mode):
+                raise PackError("a folder, not a log file", file=name)
+            number = 0
+            while True:
+                raw = stream.readline(MAX_LOG_LINE_BYTES + 1)
+                if not raw:
+                    break
+                number += 1
+                if len(raw) > MAX_LOG_LINE_BYTES:
+                    raise PackError(f"line longer than {MAX_LOG_LINE_BYTES} bytes", file=name, line=number)
+                if number == 1 and raw[:2] == b"\x1f\x8b":
+                    raise PackError("a gzip-compressed file, not a JSON Lines log: decompress it first",
+                                    file=name, line=1)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded "
+                                    "(a binary file?)", file=name, line=number, column=exc.start + 1) from None
+                if not text.strip():
+                    continue
+                yield parse_log_line(text, name, number)
+        except OSError as exc:
+            raise PackError(f"cannot read log: {exc.strerror}", file=name) from None
+
+
+def parse_log_line(text: str, name: str, number: int) -> dict[str, Any]:
+    """One line of a log as a checked JSON object."""
+    try:
+        entry = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PackError(f"not JSON: {exc.msg}", file=name, line=number, column=exc.colno) from None
+    except (RecursionError, ValueError) as exc:  # nesting past the parser's depth, a number too long to read
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise PackError(f"not a usable JSON line: {reason}", file=name, line=number) from None
+    if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+        raise PackError("each log line must be an object with a 'type'", file=name, line=number)
+    try:
+        check_plain("$", entry)
+        check_log_entry(entry)
+    except InvalidData as exc:
+        raise PackError(exc.message, file=name, line=number) from None
+    entry["_line"] = number
+    return entry
+
+
+def check_log_entry(entry: dict[str, Any]) -> None:
+    """The shape of one log line (the header's pack, players and options are checked against the pack later)."""
+    kind = entry["type"]
+    if kind == "header":
+        check_keys("$", entry, ("type", "pack", "hash", "players", "seed"),
+                   ("version", "chain", "ref", "options"))
+        check_str("$.pack", entry["pack"])
+        check_str("$.hash", entry["hash"])
+        check_int("$.players", entry["players"], 1)
+        check_int("$.seed", entry["seed"])
+        if entry.get("options") is not None:
+            check_table("$.options", entry["options"])
+    elif kind == "setup":
+        check_keys("$", entry, ("type",), ("chance",))
+        check_list("$.chance", entry.get("chance", []))
+    elif kind == "decision":
+        check_keys("$", entry, ("type", "action"), ("player", "chance"))
+        check_str("$.action", entry["action"])
+        if entry.get("player") is not None:
+            check_int("$.player", entry["player"], 0)
+        check_list("$.chance", entry.get("chance", []))
+    elif kind != "result":
+        raise InvalidData("$.type", f"unknown log line type {kind!r}")
+
+
+def read_log(path: str | Path, limit: int = 1_000_000) -> list[dict[str, Any]]:
+    """A whole log (at most `limit` lines), starting with its header."""
+    lines: list[dict[str, Any]] = []
+    for entry in iter_log(path):
+        if not lines and entry["type"] != "header":
+            raise PackError("a log must start with a header line", file=str(path), line=entry["_line"])
         lines.append(entry)
-    if not lines or lines[0]["type"] != "header":
+        if len(lines) > limit:
+            raise PackError(f"more than {limit} lines", file=str(path), line=entry["_line"])
+    if not lines:
         raise PackError("a log must start with a header line", file=str(path), line=1)
     return lines
 
 
-def replay(path: str | Path, game: Game | None = None) -> State:
-    """Re-run a log; raise ReplayMismatch where the game differs from the record."""
-    lines = read_log(path)
-    header = lines[0]
-    name = str(path)
-    for key in ("pack", "hash", "players", "seed"):
-        if key not in header:
-            raise PackError(f"log header has no '{key}'", file=name, line=1)
-    if game is None:
-        game = load(header.get("ref") or header["pack"])
+def log_game(header: dict[str, Any], name: str, pack: str | Path | Game | None = None) -> Game:
+    """The game a log replays: `pack` as the user named it, else the built-in pack its header names.
+
+    A log never chooses a folder to load: one written with a pack folder
+    needs that folder named again. The content hash is checked here, before
+    anything of the pack runs.
+    """
+    if isinstance(pack, Game):
+        game = pack
+    elif pack is not None:
+        game = load(pack)
+    else:
+        builtins = builtin_packs()
+        ref = header.get("ref")
+        if isinstance(ref, str) and ref in builtins:
+            game = load(builtins[ref])
+        elif header["pack"] in builtins and ref in (None, header["pack"]):
+            game = load(builtins[header["pack"]])
+        else:
+            raise PackError(f"this log was written with the pack '{header['pack']}', which is not built in: "
+                            "name its folder (ruleskit replay LOG PACK)", file=name, line=1)
     if game.content_hash != header["hash"]:
         raise ReplayMismatch(f"the pack '{game.name}' has changed since this log was written "
-                             f"(content hash {game.content_hash[:12]} != {str(header['hash'])[:12]})", file=name, line=1)
-    state = game.new_game(players=header["players"], seed=header["seed"], options=header.get("options") or None)
-    history_index = 0
-    for entry in lines[1:]:
+                             f"(content hash {game.content_hash[:12]} != {str(header['hash'])[:12]})",
+                             file=name, line=1)
+    return game
+
+
+def log_start(header: dict[str, Any], game: Game, name: str) -> tuple[int, int, dict[str, Any] | None]:
+    """Players, seed and options of a log's header, checked against the game."""
+    players = header["players"]
+    if not game.min_players <= players <= game.max_players:
+        raise PackError(f"$.players: {game.name} is for {game.min_players}-{game.max_players} players, "
+                        f"not {players}", file=name, line=1)
+    try:
+        options = check_options(game, header.get("options"), players)
+    except InvalidData as exc:
+        raise PackError(exc.message, file=name, line=1, hint=exc.hint) from None
+    return players, header["seed"], options or None
+
+
+def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
+    """Re-run a log; raise ReplayMismatch where the game differs from the record.
+
+    `game` is the pack to replay with (a Game, a folder or a built-in name);
+    without it the log's header must name a built-in pack.
+    """
+    name = str(path)
+    lines = iter_log(path)
+    header = next(lines, None)
+    if header is None or header["type"] != "header":
+        raise PackError("a log must start with a header line", file=name, line=1 if header is None else header["_line"])
+    game = log_game(header, name, game)
+    players, seed, options = log_start(header, game, name)
+    state = game.new_game(players=players, seed=seed, options=options)
+    for entry in lines:
         line = entry["_line"]
         if entry["type"] == "setup":
             _same_chance(state.history[0]["chance"], entry.get("chance", []), name, line)
-            history_index = 1
         elif entry["type"] == "decision":
             try:
                 state.apply(entry["action"], player=entry.get("player"))
             except IllegalAction as exc:
                 raise ReplayMismatch(f"recorded action '{entry['action']}' is not legal here: {exc.message}",
                                      file=name, line=line) from None
-            history_index = len(state.history)
-            _same_chance(state.history[history_index - 1]["chance"], entry.get("chance", []), name, line)
+            _same_chance(state.history[-1]["chance"], entry.get("chance", []), name, line)
         elif entry["type"] == "result":
             recorded = {k: v for k, v in entry.items() if k not in ("type", "_line")}
             if state.result != recorded:
                 raise ReplayMismatch(f"result differs: replay gave {state.result}, log has {recorded}",
                                      file=name, line=line)
         else:
-            raise PackError(f"unknown log line type '{entry['type']}'", file=name, line=line)
+            raise PackError(f"a second header at line {line}", file=name, line=line)
     return state
 
 

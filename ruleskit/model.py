@@ -15,6 +15,8 @@ from .errors import PackError, did_you_mean
 from .schema import BoardDef, DieDef, KindDef, Source, VarDef, ZoneDef
 
 BASE_TYPES = ("int", "bool", "str", "player", "any")
+MAX_SLOTS = 10_000  # slots of a row, faces of a die
+MAX_COUNT = 10 ** 12  # start values, bounds, pool counts and die faces
 RESERVED = {
     "me", "active", "players", "player_count", "base", "true", "false", "none", "turn_number",
     "round_number", "stage", "phase", "if", "then", "else", "and", "or", "not", "in", "for", "let", "set",
@@ -70,7 +72,9 @@ class Model:
         model = cls(name, version, min_players, max_players, kinds, game_vars, player_vars, zones, dice, board)
         model._index_items()
         model._check_types()
+        model._check_vars()
         model._check_zones()
+        model._check_dice()
         model._build_board()
         return model
 
@@ -146,8 +150,55 @@ class Model:
                 raise located(source, f"{what} names '{value}', which is not an item of kind '{ftype}'",
                               did_you_mean(str(value), self.items_of(ftype)))
 
+    def _check_vars(self) -> None:
+        """Bounds in order and every start value of its var's type and within its bounds."""
+        everything = [(name, var, var.source) for name, var in list(self.game_vars.items()) + list(self.player_vars.items())]
+        for kind_name, kind in self.kinds.items():
+            everything += [(f"{kind_name}.{name}", var, var.source or kind.source) for name, var in kind.vars.items()]
+        for name, var, source in everything:
+            for bound in ("min", "max"):
+                value = getattr(var, bound)
+                if value is not None and abs(value) > MAX_COUNT:
+                    raise located(source, f"var '{name}': {bound} {value} is out of range (beyond +-{MAX_COUNT})")
+            if var.min is not None and var.max is not None and var.min > var.max:
+                raise located(source, f"var '{name}': min {var.min} is greater than max {var.max}")
+            if var.start is None:
+                continue
+            self._check_value(var.start, var.type, source, f"start of var '{name}'")
+            if var.type == "int" and isinstance(var.start, int):
+                if abs(var.start) > MAX_COUNT:
+                    raise located(source, f"var '{name}': start {var.start} is out of range (beyond +-{MAX_COUNT})")
+                if var.min is not None and var.start < var.min or var.max is not None and var.start > var.max:
+                    raise located(source, f"var '{name}': start {var.start} is outside min..max "
+                                          f"({var.min}..{var.max})")
+            if var.type == "player" and isinstance(var.start, int) and not 0 <= var.start < self.min_players:
+                raise located(source, f"var '{name}': start {var.start} is not a seat of every game "
+                                      f"(0..{self.min_players - 1})")
+
+    def _check_dice(self) -> None:
+        for name, die in self.dice.items():
+            if not die.faces:
+                raise located(die.source, f"die '{name}' has no faces")
+            if len(die.faces) > MAX_SLOTS:
+                raise located(die.source, f"die '{name}' has more than {MAX_SLOTS} faces")
+            for face in die.faces:
+                if abs(face) > MAX_COUNT:
+                    raise located(die.source, f"die '{name}': face {face} is out of range (beyond +-{MAX_COUNT})")
+
     def _check_zones(self) -> None:
         for zone_name, zone in self.zones.items():
+            if not 0 <= zone.slots <= MAX_SLOTS:
+                raise located(zone.source, f"zone '{zone_name}': slots must be within 0..{MAX_SLOTS}, not {zone.slots}")
+            if zone.type == "row" and isinstance(zone.start, list) and len(zone.start) > zone.slots:
+                raise located(zone.source, f"row zone '{zone_name}' starts with {len(zone.start)} items in "
+                                           f"{zone.slots} slots")
+            if zone.start is not None and not isinstance(zone.start, dict | list):
+                raise located(zone.source, f"zone '{zone_name}': start should be a list of items (or, for a pool, "
+                                           f"a table of counts), not {zone.start!r}")
+            if isinstance(zone.start, dict) and zone.type != "pool":
+                raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: start with a list of items")
+            if isinstance(zone.capacity, int) and not isinstance(zone.capacity, bool) and zone.capacity < 0:
+                raise located(zone.source, f"zone '{zone_name}': capacity {zone.capacity} is negative")
             if zone.owner not in ("game", "player") and zone.owner not in self.kinds:
                 raise located(zone.source, f"zone '{zone_name}' has unknown owner '{zone.owner}' "
                                            "(\"game\", \"player\" or a kind)",
@@ -165,8 +216,9 @@ class Model:
             if isinstance(zone.start, dict):
                 for item, count in zone.start.items():
                     self._check_member(zone_name, zone, item)
-                    if not isinstance(count, int) or count < 0:
-                        raise located(zone.source, f"zone '{zone_name}' starts with a bad count for '{item}'")
+                    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
+                        raise located(zone.source, f"zone '{zone_name}' starts with a bad count for '{item}' "
+                                                   f"(a number within 0..{MAX_COUNT})")
             elif isinstance(zone.start, list):
                 for item in zone.start:
                     self._check_member(zone_name, zone, item)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 import typing
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,13 +23,17 @@ import cattrs
 from .errors import PackError, did_you_mean
 from .lang.compiler import Definition, read_module
 from .lang.parser import Origin
+from .limits import MAX_PACK_BYTES, MAX_PACK_FILES
 from .resources import builtin_packs
 from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
-from .tomlfile import TomlDoc, read_text, read_toml
+from .tomlfile import TomlDoc, decode_text, parse_toml, read_bytes
 
 MANIFEST_KEYS = {"name", "version", "players", "files", "extends", "description", "remove"}
 VARIANT_TABLES = ("replace", "update")
 MAX_CHAIN = 16
+MAX_EXTENDS_UP = 3
+# A pack's name becomes part of file names (failure logs), so it holds no path separators or control characters.
+PACK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.+-]{0,63}")
 
 
 @attrs.define
@@ -87,6 +92,13 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
     """A pack folder from a path, a path relative to a variant, or a built-in name."""
     text = str(ref)
@@ -106,6 +118,41 @@ def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
     if hint is None and builtins:
         hint = "built-in packs: " + ", ".join(builtins)
     raise PackError(f"no pack found at '{text}' (a folder with pack.toml, or a built-in pack name)", hint=hint)
+
+
+def find_base(ref: str, variant: Path) -> Path:
+    """The base a variant `extends`: a built-in pack's name, or a relative path from the variant's folder.
+
+    The path is read from the variant's folder only (never the working
+    directory), climbs at most MAX_EXTENDS_UP folders, and must reach the
+    same folder with links followed as without, so no link inside a pack
+    can send the chain somewhere its text does not say.
+    """
+    builtins = builtin_packs()
+    if "/" not in ref and "\\" not in ref and ref not in (".", "..") and ref in builtins:
+        return builtins[ref].resolve()
+    parts = Path(ref).parts
+    if Path(ref).is_absolute() or ref.startswith("~") or "\\" in ref or not ref.strip():
+        raise PackError(f"'{ref}' is neither a built-in pack nor a relative path from this pack's folder",
+                        hint="write extends = \"NAME\" for a built-in pack or a path like \"../base\"")
+    ups = 0
+    for part in parts:
+        if part != "..":
+            break
+        ups += 1
+    if ups > MAX_EXTENDS_UP or ".." in parts[ups:]:
+        raise PackError(f"'{ref}' climbs too far: a base is at most {MAX_EXTENDS_UP} folders up, "
+                        "with '..' only at the start")
+    import os.path
+
+    lexical = Path(os.path.normpath(variant / ref))
+    if not _is_file(lexical / "pack.toml"):
+        hint = did_you_mean(ref, builtins)
+        raise PackError(f"no pack found at '{ref}' (a folder with pack.toml, or a built-in pack name)", hint=hint)
+    resolved = lexical.resolve()
+    if resolved != lexical.absolute() and resolved != Path(os.path.normpath(variant.resolve() / ref)):
+        raise PackError(f"'{ref}' goes through a link to {resolved}; name the base by its own path")
+    return resolved
 
 
 def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, keypath: tuple[str, ...],
@@ -224,6 +271,25 @@ class PackReader:
     def __init__(self) -> None:
         self.converter = make_converter()
         self.hasher = hashlib.sha256()
+        self.total_bytes = 0
+
+    def read_pack_file(self, root: Path, path: Path) -> tuple[bytes, str]:
+        """The bytes and display name of a file of the pack at `root`: a regular file inside the folder.
+
+        Every pack file is read through here, so the size of the whole chain is bounded too.
+        """
+        display = str(Path(display_path(path.parent)) / path.name)  # the name as written, not where a link leads
+        try:
+            resolved = path.resolve()
+        except (OSError, ValueError, RuntimeError):
+            raise PackError("not a usable file name", file=display) from None
+        if root.resolve() not in resolved.parents:
+            raise PackError(f"a link to a file outside the pack folder ({resolved})", file=display)
+        raw = read_bytes(resolved, display)
+        self.total_bytes += len(raw)
+        if self.total_bytes > MAX_PACK_BYTES:
+            raise PackError(f"the pack and its bases are larger than {MAX_PACK_BYTES} bytes", file=display)
+        return raw, display
 
     def read(self, ref: str | Path) -> PackSource:
         root = find_pack(ref)
@@ -235,19 +301,20 @@ class PackReader:
             raise PackError(f"variant chain loops back on itself: {cycle}", file=display_path(root / "pack.toml"))
         if len(seen) >= MAX_CHAIN:
             raise PackError(f"variant chain longer than {MAX_CHAIN} packs", file=display_path(root / "pack.toml"))
-        manifest_doc = read_toml(root / "pack.toml", display_path(root / "pack.toml"))
+        manifest_raw, manifest_name = self.read_pack_file(root, root / "pack.toml")
+        manifest_doc = parse_toml(decode_text(manifest_raw, manifest_name), manifest_name)
         manifest = self._manifest(manifest_doc)
         base: PackSource | None = None
         if manifest.extends:
             try:
-                base_root = find_pack(manifest.extends, relative_to=root)
+                base_root = find_base(manifest.extends, root)
             except PackError as exc:
                 raise manifest_doc.error(("extends",), f"extends '{manifest.extends}': {exc.message}", exc.hint) from None
             if base_root in seen or base_root == root:
                 cycle = " -> ".join(p.name for p in seen + [root, base_root])
                 raise manifest_doc.error(("extends",), f"variant chain loops back on itself: {cycle}")
             base = self._read(base_root, seen + [root])
-        self._hash_file(root / "pack.toml")
+        self._hash_file(root / "pack.toml", manifest_raw)
         layer = _Layer(self, manifest, root, manifest_doc, base)
         return layer.merge()
 
@@ -258,13 +325,16 @@ class PackReader:
                 raise doc.error((key,), f"unknown key '{key}' in pack.toml",
                                 did_you_mean(key, MANIFEST_KEYS) or "definitions go in the files the pack lists")
         manifest = _structure(self.converter, data, Manifest, doc, (), "pack.toml")
+        if not PACK_NAME.fullmatch(manifest.name):
+            raise doc.error(("name",), f"pack name {manifest.name!r} may hold only letters, digits, spaces and "
+                            "_ . + - (at most 64, starting with a letter or digit)")
         if manifest.players.min < 1 or manifest.players.max < manifest.players.min or manifest.players.max > 16:
             raise doc.error(("players",), "players needs 1 <= min <= max <= 16")
         return manifest
 
-    def _hash_file(self, path: Path) -> None:
+    def _hash_file(self, path: Path, raw: bytes) -> None:
         self.hasher.update(path.name.encode())
-        self.hasher.update(path.read_bytes())
+        self.hasher.update(raw)
 
 
 class _Layer:
@@ -309,11 +379,12 @@ class _Layer:
 
     def merge(self) -> PackSource:
         for path in self._files():
-            self.reader._hash_file(path)
+            raw, display = self.reader.read_pack_file(self.root, path)
+            self.reader._hash_file(path, raw)
             if path.suffix == ".rk":
-                self._merge_module(path)
+                self._merge_module(decode_text(raw, display), display)
             else:
-                self._merge_toml(path)
+                self._merge_toml(parse_toml(decode_text(raw, display), display))
         self._apply_removals(self.manifest_doc)
         chain = (self.base.chain if self.base else []) + [self.manifest.name]
         return PackSource(self.manifest, self.root, chain, self.defs, self.definitions,
@@ -322,8 +393,15 @@ class _Layer:
     def _files(self) -> list[Path]:
         root = self.root.resolve()
         if not self.manifest.files:
-            found = [p for p in sorted(root.iterdir()) if p.suffix in (".toml", ".rk") and p.name != "pack.toml"]
+            found = []
+            for entry in sorted(root.iterdir()):
+                if entry.suffix in (".toml", ".rk") and entry.name != "pack.toml":
+                    found.append(entry)
+                    if len(found) > MAX_PACK_FILES:
+                        raise self.manifest_doc.error((), f"more than {MAX_PACK_FILES} pack files in the folder")
             return found
+        if len(self.manifest.files) > MAX_PACK_FILES:
+            raise self.manifest_doc.error(("files",), f"more than {MAX_PACK_FILES} files listed")
         result = []
         for name in self.manifest.files:
             try:
@@ -334,15 +412,16 @@ class _Layer:
                 raise self.manifest_doc.error(("files",), f"file '{name}' points outside the pack folder")
             if path.suffix not in (".toml", ".rk"):
                 raise self.manifest_doc.error(("files",), f"file '{name}' is neither .toml nor .rk")
-            if not _is_file(path):
+            if not _exists(path):
                 raise self.manifest_doc.error(("files",), f"file '{name}' listed in pack.toml does not exist")
+            if not _is_file(path):
+                raise self.manifest_doc.error(("files",), f"file '{name}' is not a regular file")
             result.append(path)
         return result
 
     # ------------------------------------------------------------- TOML
 
-    def _merge_toml(self, path: Path) -> None:
-        doc = read_toml(path, display_path(path))
+    def _merge_toml(self, doc: TomlDoc) -> None:
         known = list(SECTIONS) + list(SINGLETONS) + list(VARIANT_TABLES) + ["remove"]
         for key, value in doc.data.items():
             if key in SECTIONS:
@@ -476,9 +555,7 @@ class _Layer:
 
     # ------------------------------------------------------------- rule language
 
-    def _merge_module(self, path: Path) -> None:
-        display = display_path(path)
-        text = read_text(path, display)
+    def _merge_module(self, text: str, display: str) -> None:
         definitions, removals = read_module(text, Origin(display), self.manifest.name)
         for definition in definitions:
             group = "hook" if definition.kind in ("on", "modify") else "rule"

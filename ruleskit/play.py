@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import attrs
 from rich.columns import Columns
@@ -24,16 +23,16 @@ from rich.text import Text
 
 from .bots import Bot, derive_seed, make_bot
 from .display import Display
-from .errors import IllegalAction, PackError, RulesError
-from .game import Game, load
+from .errors import IllegalAction, PackError
+from .game import Game
 from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
+from .saves import SAVE_FORMAT
 from .safetext import plain
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 
 HUMAN = "human"
-SAVE_FORMAT = "ruleskit-save"
 BOT_SEED_SALT = 104729
 LAYOUTS = ("auto", "compact", "full")
 # Below this size the table is drawn compactly (a few wrapped lines per section).
@@ -315,22 +314,3 @@ def _visible_items(state: State, viewer: int) -> set[str]:
 def save_game(state: State, seats: list[str], path: str | Path) -> None:
     data = {"format": SAVE_FORMAT, "ref": pack_ref(state.game), "seats": seats, "state": state.to_json()}
     Path(path).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-
-
-def load_saved(path: str | Path, pack: str | None = None) -> tuple[Game, State, list[str]]:
-    """A saved game: its pack (from the save, unless `pack` is given), state and seats."""
-    name = str(path)
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PackError(f"cannot read saved game: {exc.strerror}", file=name) from None
-    except json.JSONDecodeError as exc:
-        raise PackError(f"saved game is not JSON: {exc.msg}", file=name, line=exc.lineno) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
-        raise PackError("not a saved ruleskit game (written by 'save FILE' in ruleskit play)", file=name)
-    game = load(pack or data["ref"])
-    try:
-        state = State.from_json(game, data["state"])
-    except RulesError as exc:
-        raise PackError(exc.message, file=name) from None
-    return game, state, [str(s) for s in data["seats"]]

@@ -25,13 +25,16 @@ Enter or n: next step   p: previous step   g N: go to step N   first / last
 seat N: show the table as player N sees it   all: follow whoever decides   q: quit"""
 
 
-def replay_states(path: str | Path, progress: Callable[[int, int], None] | None = None
-                  ) -> tuple[list[State], list[str]]:
-    """The verified game of a log: the state after setup and after each decision, and each decision's label."""
-    final = replay(path)
+def replay_states(path: str | Path, progress: Callable[[int, int], None] | None = None,
+                  pack: str | Path | None = None) -> tuple[list[State], list[str]]:
+    """The verified game of a log: the state after setup and after each decision, and each decision's label.
+
+    `pack` is the pack folder the log was written with; a built-in pack is found from the log itself.
+    """
+    final = replay(path, pack)
     header = read_log(path)[0]
     game = final.game
-    state = game.new_game(players=final.players, seed=final.data["seed"], options=header.get("options") or None)
+    state = game.new_game(players=final.players, seed=final.raw["seed"], options=header.get("options") or None)
     states, labels = [state.clone()], [""]
     decisions = [entry for entry in final.history if not entry.get("setup")]
     for number, entry in enumerate(decisions, start=1):

@@ -2,7 +2,7 @@
 
 A scenario pins a position for a test, a tutorial or a bug report:
 
-    pack = "my_game"            # a built-in name, or a folder relative to this file
+    pack = "my_game"            # a built-in pack's name (a pack folder is named by the caller)
     players = 3
     seed = 7
     setup = ["first"]           # setup decisions by id, in order; "first" takes the first option
@@ -16,7 +16,11 @@ A scenario pins a position for a test, a tutorial or a bug report:
     [flow]                      # active player, stage, turn, round
     [rolls]                     # the next results of each die, before the random stream
 
-Every name is checked against the pack; mistakes are located errors.
+Every name is checked against the pack; mistakes are located errors. A
+scenario never chooses a pack folder to load: it names a built-in pack, or
+the caller passes the pack (`ruleskit.scenario(FILE, PACK)`, `ruleskit play
+PACK --scenario FILE`). The finished state is checked as a whole against the
+pack, as a save is.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ from typing import Any
 
 from .errors import IllegalAction, PackError, did_you_mean
 from .game import Game, load
+from .limits import MAX_INT_DIGITS
 from .model import Model
+from .resources import builtin_packs
 from .runtime.state import State
 from .tomlfile import TomlDoc, read_toml
+from .validation import InvalidData, check_data, check_options
 
 TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "players_vars", "items", "zones",
             "blocked", "flow", "rolls", "description"}
@@ -52,9 +59,18 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
     if isinstance(players, dict):
         raise doc.error(("players",), "'players' is the number of players; per-player values go in [players_vars.N]")
     seed = data.get("seed", 0)
-    if not isinstance(players, int) or not isinstance(seed, int):
-        raise doc.error(("players",), "'players' and 'seed' must be integers")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise doc.error(("players",), "'players' must be an integer")
+    if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10 ** MAX_INT_DIGITS:
+        raise doc.error(("seed",), f"'seed' must be an integer of at most {MAX_INT_DIGITS} digits")
+    if not game.min_players <= players <= game.max_players:
+        raise doc.error(("players",), f"{game.name} is for {game.min_players}-{game.max_players} players, "
+                        f"not {players}")
     options = _table(doc, ("options",))
+    try:
+        check_options(game, options, players)
+    except InvalidData as exc:
+        raise doc.error(("options",) + _json_keys(exc.path)[1:2], exc.message, exc.hint) from None
     try:
         state = game.new_game(players=players, seed=seed, options=options or None)
     except PackError as exc:
@@ -72,17 +88,37 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
     _set_rolls(doc, state, model)
     state.pending = None
     state._legal = None
+    try:
+        # A scenario may set one zone and leave its items where setup put them too (not checked: see check_data).
+        check_data(game, state.data, "$")
+    except InvalidData as exc:
+        keys = _json_keys(exc.path)
+        section = {"v": "vars", "pv": "players_vars", "ev": "items", "z": "zones", "script": "rolls"}.get(keys[0], keys[0]) if keys else ""
+        raise doc.error((section,) + keys[1:2], f"the scenario's state does not fit the pack: {exc.message}",
+                        exc.hint) from None
     _play(doc, state, "then", only_pending=False)
     return state
 
 
+def _json_keys(path: str) -> tuple[str, ...]:
+    """The keys of a JSON path such as `$.z.hand@0[2]` ("z", "hand@0", "2")."""
+    return tuple(part for part in path.removeprefix("$").replace("[", ".").replace("]", "").split(".") if part)
+
+
 def _load_pack(doc: TomlDoc, folder: Path, override: str | None) -> Game:
-    ref = override or doc.data.get("pack")
+    if override is not None:
+        return load(override)
+    ref = doc.data.get("pack")
     if not isinstance(ref, str):
-        raise doc.error(("pack",), "a scenario names its pack: pack = \"NAME\" (built-in) or a folder path")
-    local = folder / ref
+        raise doc.error(("pack",), "a scenario names its pack: pack = \"NAME\" (built-in), or the caller names "
+                        "a pack folder")
+    builtins = builtin_packs()
+    if ref not in builtins:
+        raise doc.error(("pack",), f"no pack found at '{ref}': a scenario may only name a built-in pack; name a "
+                        "pack folder yourself (ruleskit.scenario(FILE, PACK), ruleskit play PACK --scenario FILE)",
+                        did_you_mean(ref, builtins))
     try:
-        return load(local if (local / "pack.toml").is_file() else ref)
+        return load(builtins[ref])
     except PackError as exc:
         if exc.file is None:
             raise doc.error(("pack",), exc.message, exc.hint) from None
@@ -136,7 +172,7 @@ def _check_value(doc: TomlDoc, keypath: tuple[str, ...], model: Model, var: Any,
     elif var_type in model.kinds:
         if value == "":
             return None
-        if value not in model.item_kind or model.item_kind[value] != var_type:
+        if not isinstance(value, str) or value not in model.item_kind or model.item_kind[value] != var_type:
             raise doc.error(keypath, f"{what} must be an item of kind '{var_type}', not {value!r}",
                             did_you_mean(str(value), model.items_of(var_type)))
     elif var_type.startswith("list") and not isinstance(value, list):
@@ -216,7 +252,7 @@ def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
 
 
 def _check_item(doc: TomlDoc, keypath: tuple[str, ...], model: Model, kind: str, item: Any) -> None:
-    if item not in model.item_kind or (kind and model.item_kind[item] != kind):
+    if not isinstance(item, str) or item not in model.item_kind or (kind and model.item_kind[item] != kind):
         raise doc.error(keypath, f"'{item}' is not an item of kind '{kind}'",
                         did_you_mean(str(item), model.items_of(kind) if kind else model.item_kind))
 
@@ -232,7 +268,7 @@ def _set_blocked(doc: TomlDoc, state: State, model: Model) -> None:
         if not isinstance(edge, list) or len(edge) != 2:
             raise doc.error(("blocked",), "blocked should be a list of [a, b] edges")
         a, b = edge
-        if a not in model.adjacency or b not in model.adjacency[a]:
+        if not isinstance(a, str) or not isinstance(b, str) or a not in model.adjacency or b not in model.adjacency[a]:
             raise doc.error(("blocked",), f"there is no edge between '{a}' and '{b}'")
         keys.append(edge_key(a, b))
     state.data["blocked"] = sorted(set(keys))
@@ -244,11 +280,13 @@ def _set_flow(doc: TomlDoc, state: State, game: Game) -> None:
         keypath = ("flow", key)
         if key not in FLOW_KEYS:
             raise doc.error(keypath, f"unknown flow key '{key}'", did_you_mean(key, FLOW_KEYS))
+        if key in ("stage", "phase") and not isinstance(value, str):
+            raise doc.error(keypath, f"flow.{key} is a name, not {value!r}")
         if key == "stage" and value not in game.stages:
             raise doc.error(keypath, f"unknown stage '{value}'", did_you_mean(str(value), game.stages))
         if key == "phase" and value not in game.phases:
             raise doc.error(keypath, f"unknown phase '{value}'", did_you_mean(str(value), game.phases))
-        if key in ("active", "turn", "round") and (not isinstance(value, int) or value < 0):
+        if key in ("active", "turn", "round") and (type(value) is not int or value < 0):
             raise doc.error(keypath, f"flow.{key} must be a number >= 0")
         if key == "active" and value >= state.players:
             raise doc.error(keypath, f"flow.active: players count from 0 to {state.players - 1}")

@@ -1,5 +1,6 @@
 """`ruleskit diff`: additions, replacements and removals between a base and a variant."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,12 @@ BASE = Path(__file__).parent / "packs" / "dice_race"
 
 @pytest.fixture()
 def variant(tmp_path: Path) -> Path:
+    shutil.copytree(BASE, tmp_path / BASE.name)  # a base is named relative to its variant
+    tmp_path = tmp_path / "variant"
+    tmp_path.mkdir()
     (tmp_path / "pack.toml").write_text(
         'name = "slow-race"\nversion = "1.0"\nplayers = { min = 2, max = 4 }\n'
-        f'extends = "{BASE.as_posix()}"\nremove = ["actions.wall"]\n')
+        f'extends = "../{BASE.name}"\nremove = ["actions.wall"]\n')
     (tmp_path / "changes.toml").write_text(
         '[update.actions.roll]\nlabel = "Roll slowly"\n\n[kinds.space.items.e]\npoints = 3\n')
     (tmp_path / "rules.rk").write_text("replace hook lucky modify roll_value(p, r) when p.index == 1 = base + 2\n")

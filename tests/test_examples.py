@@ -28,7 +28,8 @@ def test_random_game_writes_a_log_that_replays(tmp_path: Path) -> None:
     out = run(str(SCRIPTS / "random_game.py"), "tests/packs/dice_race", "--players", "3", "--seed", "4",
               "--log", str(log))
     assert "place 1: Player" in out
-    replayed = subprocess.run([sys.executable, "-m", "ruleskit.cli", "replay", str(log)], capture_output=True,
+    replayed = subprocess.run([sys.executable, "-m", "ruleskit.cli", "replay", str(log), "tests/packs/dice_race"],
+                              capture_output=True,
                               text=True, cwd=ROOT, timeout=120)
     assert replayed.returncode == 0, replayed.stderr
     assert "replay ok" in replayed.stdout

@@ -1,5 +1,6 @@
 """Rule-language semantics at the edges: escapes, list concatenation, early return, reserved names, types."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,12 @@ BASE = Path(__file__).parent / "packs" / "dice_race"
 
 
 def variant(tmp_path: Path, rules: str, toml: str = "") -> Path:
+    shutil.copytree(BASE, tmp_path / BASE.name)  # a base is named relative to its variant
+    tmp_path = tmp_path / "variant"
+    tmp_path.mkdir()
     (tmp_path / "pack.toml").write_text(
         'name = "probe"\nversion = "1"\nplayers = { min = 2, max = 4 }\n'
-        f'extends = "{BASE.as_posix()}"\n')
+        f'extends = "../{BASE.name}"\n')
     (tmp_path / "extra.rk").write_text(rules)
     if toml:
         (tmp_path / "extra.toml").write_text(toml)

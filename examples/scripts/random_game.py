@@ -1,7 +1,7 @@
 """Play one seeded game of a pack with random decisions, print the result and write a replayable log.
 
     python examples/scripts/random_game.py ophir --players 3 --seed 7 --log game.jsonl
-    ruleskit replay game.jsonl
+    ruleskit replay game.jsonl        # a pack folder is named again: ruleskit replay game.jsonl FOLDER
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import check_bot_names
     from ..errors import PackError
     from ..game import load
-    from ..play import HUMAN, PlaySession, load_saved
+    from ..play import HUMAN, PlaySession
+    from ..saves import load_saved
     from ..scenarios import load_scenario
 
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None

@@ -18,6 +18,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="how --show draws the table (default compact, which fits 80x24)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of a sentence")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    parser.add_argument("pack", metavar="PACK", nargs="?",
+                        help="the pack folder the log was written with (not needed for a built-in pack: "
+                             "a log never chooses a folder to load)")
     return run
 
 
@@ -31,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
     status = Console(stderr=True).status("replaying " + str(args.log)) if not (args.quiet or args.json) else None
     if status is not None:
         with status:
-            state = replay(args.log)
+            state = replay(args.log, args.pack)
     else:
-        state = replay(args.log)
+        state = replay(args.log, args.pack)
     decisions = sum(1 for entry in state.history if not entry.get("setup"))
     result = state.result
     if args.json:
@@ -59,6 +62,6 @@ def _show(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("decisions", total=None)
         states, labels = replay_states(args.log, lambda done, total: progress.update(task, completed=done,
-                                                                                   total=total))
+                                                                                   total=total), args.pack)
     viewer = ReplayViewer(states, labels, Console(highlight=False), compact=args.layout == "compact")
     return viewer.run()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +35,12 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
+
+
+def safe_file_stem(name: str) -> str:
+    """A pack name made safe as a file name in the working folder: no separators, no leading dot."""
+    stem = re.sub(r"[^A-Za-z0-9_.+-]+", "_", name).lstrip(".")[:64]
+    return stem or "pack"
 
 
 def _counts(text: str) -> list[int]:
@@ -68,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from ..testing.strategies import game_of
 
     game = game_of(args.pack)
-    out = args.out or Path(f"{game.name}-failure.jsonl")
+    out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

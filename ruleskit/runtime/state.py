@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
+from ..validation import check_state
 from .context import Ctx, Suspend, fork
 from .data import copy_data
 from .engine import Action, enumerate_actions, initial_data, run_job
@@ -294,6 +295,7 @@ class State:
         if data.get("hash") != game.content_hash:
             raise PackError(f"saved state belongs to pack '{data.get('pack')}' {data.get('version')} "
                             f"with other content than the loaded {game.name} {game.version}")
+        check_state(game, data)  # every part against the pack, with the JSON path of the first bad value
         return cls(game, copy_data(data["data"]), copy_data(data["pending"]), copy_data(data["history"]))
 
     def view(self, player: int) -> dict[str, Any]:

@@ -10,11 +10,25 @@
 See docs/TESTING.md.
 """
 
-from .invariants import InvariantFailure, check_pack_invariants, check_replay, check_step
-from .runner import Failure, Report, check_log, check_pack
-from .strategies import GameRun, Playthrough, Step, decision_sequences, random_games
+from __future__ import annotations
 
-__all__ = [
-    "Failure", "GameRun", "InvariantFailure", "Playthrough", "Report", "Step", "check_log", "check_pack",
-    "check_pack_invariants", "check_replay", "check_step", "decision_sequences", "random_games",
-]
+import importlib
+from typing import Any
+
+# Names load on first use: pytest imports this package for its plugin in every
+# environment, and the plugin must not pull in hypothesis or the engine there.
+_WHERE = {
+    "InvariantFailure": "invariants", "check_pack_invariants": "invariants", "check_replay": "invariants",
+    "check_step": "invariants", "Failure": "runner", "Report": "runner", "check_log": "runner",
+    "check_pack": "runner", "GameRun": "strategies", "Playthrough": "strategies", "Step": "strategies",
+    "decision_sequences": "strategies", "random_games": "strategies",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

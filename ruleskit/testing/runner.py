@@ -24,7 +24,7 @@ from hypothesis.strategies import SearchStrategy
 
 from ..errors import PackError, RulesError
 from ..game import Game
-from ..log import log_lines, read_log
+from ..log import log_game, log_lines, log_start, read_log
 from ..runtime.state import State
 from . import invariants
 from .invariants import InvariantFailure
@@ -225,12 +225,11 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
     """Re-run a game log with every check after every decision; the failure it shows, if any."""
     lines = read_log(path)
     header = lines[0]
-    for key in ("players", "seed", "hash"):
-        if key not in header:
-            raise PackError(f"log header has no '{key}'", file=str(path), line=1)
-    game = game_of(pack if pack is not None else (header.get("ref") or header["pack"]))
-    if game.content_hash != header["hash"]:
-        raise PackError(f"the pack '{game.name}' has changed since this log was written", file=str(path), line=1)
+    game = log_game(header, str(path), game_of(pack) if pack is not None else None)
+    players, seed, options = log_start(header, game, str(path))
+    if options:
+        raise PackError("a log with options cannot be re-checked yet: its games start from the pack's setup",
+                        file=str(path), line=1)
     decisions = [entry for entry in lines if entry["type"] == "decision"]
     queue = iter(decisions)
 
@@ -244,7 +243,7 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
         raise InvariantFailure("replay", f"logged action {entry['action']!r} (line {entry['_line']}) "
                                "is not offered here")
 
-    run = GameRun(game, int(header["players"]), int(header["seed"]), replay_choice, apply_limit=apply_limit)
+    run = GameRun(game, players, seed, replay_choice, apply_limit=apply_limit)
     recorder = _Recorder(Report(game.name))
     try:
         run.play()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from cli_support import DUEL, SHOWN
 
 import ruleskit
 from ruleskit.cli import main
-from ruleskit.play import load_saved
+from ruleskit.saves import load_saved
 
 
 def _play(args: list[str], lines: list[str], script, capsys) -> tuple[int, str, list[str]]:  # type: ignore[no-untyped-def]
@@ -79,10 +80,10 @@ def test_hot_seat_hands_over_and_hides_the_other_hand(layout: str, script, capsy
 def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     saved = tmp_path / "game.json"
     _play([SHOWN, "--seats", "human,random", "--seed", "3"], ["1", f"save {saved}", "quit"], script, capsys)
-    game, state, seats = load_saved(saved)
+    game, state, seats = load_saved(saved, SHOWN)
     assert seats == ["human", "random"]
     assert state.stage == "walk" and len(state.history) == 2
-    code, out, _ = _play(["--load", str(saved)], ["quit"], script, capsys)
+    code, out, _ = _play([SHOWN, "--load", str(saved)], ["quit"], script, capsys)
     assert code == 0 and "walk" in out and "Step to" in out
 
 
@@ -92,14 +93,14 @@ def test_bot_only_game_runs_to_the_end_and_its_log_replays(tmp_path: Path, scrip
     assert code == 0 and prompts == []
     assert "Game over" in out and "Log written" in out
     assert json.loads(log.read_text().splitlines()[-1])["type"] == "result"
-    assert main(["replay", str(log)]) == 0
+    assert main(["replay", str(log), SHOWN]) == 0
 
 
 def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "partial.jsonl"
     code, _, _ = _play([SHOWN, "--seats", "human,random", "--log", str(log)], ["1", "1"], script, capsys)
     assert code == 0
-    assert main(["replay", str(log)]) == 0
+    assert main(["replay", str(log), SHOWN]) == 0
     assert "unfinished" in capsys.readouterr().out
 
 
@@ -124,11 +125,15 @@ def test_not_a_save_file(tmp_path: Path, script, capsys) -> None:  # type: ignor
 
 
 def test_bad_display_hints_are_reported(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "pack.toml").write_text(
-        f'name = "odd"\nversion = "1"\nplayers = {{ min = 2, max = 2 }}\nextends = "{Path(SHOWN).as_posix()}"\n'
+    for base in (Path(SHOWN), Path(SHOWN).parent / "dice_race"):  # a base is named relative to its variant
+        shutil.copytree(base, tmp_path / base.name)
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "pack.toml").write_text(
+        f'name = "odd"\nversion = "1"\nplayers = {{ min = 2, max = 2 }}\nextends = "../{Path(SHOWN).name}"\n'
         'files = ["d.toml"]\n')
-    (tmp_path / "d.toml").write_text('[update.display]\nboard = "{start} {moon}"\n')
-    code, out, _ = _play([str(tmp_path)], [], script, capsys)
+    (odd / "d.toml").write_text('[update.display]\nboard = "{start} {moon}"\n')
+    code, out, _ = _play([str(odd)], [], script, capsys)
     assert code == 1 and "'{moon}', which is not a board space" in out
 
 

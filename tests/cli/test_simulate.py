@@ -57,7 +57,7 @@ def test_cli_json_and_logs_that_replay(tmp_path: Path, capsys: pytest.CaptureFix
     files = sorted(logs.glob("*.jsonl"))
     assert len(files) == 4
     for log in files:
-        assert main(["replay", str(log)]) == 0
+        assert main(["replay", str(log), SHOWN]) == 0
     assert "replay ok" in capsys.readouterr().out
 
 

@@ -10,6 +10,7 @@ evaluating both sides in a new two-player game of the sampler.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -73,12 +74,17 @@ def builder() -> GameBuilder:
 
 
 def load_with(tmp_path: Path, text: str) -> ruleskit.Game:
-    """The sampler extended by one more .rk file holding `text`."""
-    (tmp_path / "pack.toml").write_text(
-        f'name = "example"\nversion = "1"\nplayers = {{ min = 2, max = 4 }}\n'
-        f'extends = "{SAMPLER.as_posix()}"\nfiles = ["example.rk"]\n', encoding="utf-8")
-    (tmp_path / "example.rk").write_text(text, encoding="utf-8")
-    return ruleskit.load(tmp_path)
+    """The sampler extended by one more .rk file holding `text` (a base is named relative to its variant,
+    so the sampler and its own base are copied beside the example)."""
+    shutil.copytree(SAMPLER, tmp_path / "docs" / "sampler")
+    shutil.copytree(SAMPLER.parents[1] / "packs" / "dice_race", tmp_path / "packs" / "dice_race")
+    example = tmp_path / "docs" / "example"
+    example.mkdir()
+    (example / "pack.toml").write_text(
+        'name = "example"\nversion = "1"\nplayers = { min = 2, max = 4 }\n'
+        'extends = "../sampler"\nfiles = ["example.rk"]\n', encoding="utf-8")
+    (example / "example.rk").write_text(text, encoding="utf-8")
+    return ruleskit.load(example)
 
 
 def test_there_are_examples_of_every_sort() -> None:

@@ -67,7 +67,7 @@ def test_replay_reproduces_the_game(tmp_path: Path, dice_race: ruleskit.Game) ->
     state = play_random(dice_race, 4, 9)
     path = tmp_path / "race.jsonl"
     write_log(state, path)
-    again = replay(path)
+    again = replay(path, dice_race)
     assert again == state and again.result == state.result
     rolls = [c for entry in state.history for c in entry["chance"]]
     assert rolls and all(c["roll"] == "d6" for c in rolls)
@@ -77,7 +77,7 @@ def test_replay_of_an_unfinished_game(tmp_path: Path, card_duel: ruleskit.Game) 
     state = play_random(card_duel, 2, 3, stop=lambda s: len(s.history) > 12)
     path = tmp_path / "part.jsonl"
     write_log(state, path)
-    assert not state.is_terminal and replay(path) == state
+    assert not state.is_terminal and replay(path, card_duel) == state
 
 
 def _tamper(path: Path, index: int, change: dict[str, object]) -> int:
@@ -98,7 +98,7 @@ def test_tampered_chance_fails_loudly(tmp_path: Path, dice_race: ruleskit.Game) 
     roll = lines[index]["chance"][0]
     line = _tamper(path, index, {"chance": [{**roll, "value": 7 - roll["value"]}]})
     with pytest.raises(ReplayMismatch) as caught:
-        replay(path)
+        replay(path, dice_race)
     assert caught.value.line == line and caught.value.file == str(path)
     assert "chance outcomes differ" in caught.value.message
 
@@ -109,13 +109,13 @@ def test_tampered_decision_and_result_fail_loudly(tmp_path: Path, dice_race: rul
     write_log(state, path)
     line = _tamper(path, 2, {"action": "step:goal"})
     with pytest.raises(ReplayMismatch, match="recorded action 'step:goal' is not legal here") as caught:
-        replay(path)
+        replay(path, dice_race)
     assert caught.value.line == line
     write_log(state, path)
     count = len(path.read_text().splitlines())
     _tamper(path, count - 1, {"winners": [0, 1], "scores": [99, 99]})
     with pytest.raises(ReplayMismatch, match="result differs"):
-        replay(path)
+        replay(path, dice_race)
 
 
 def test_changed_pack_or_broken_log_is_reported(tmp_path: Path) -> None:
@@ -125,17 +125,21 @@ def test_changed_pack_or_broken_log_is_reported(tmp_path: Path) -> None:
     write_log(state, path)
     (root / "game.toml").write_text(TINY_GAME.replace("max = 5", "max = 6"))
     with pytest.raises(ReplayMismatch, match="has changed since this log was written") as caught:
-        replay(path)
+        replay(path, root)
     assert caught.value.line == 1
+    with pytest.raises(PackError, match="not built in: name its folder") as unnamed:
+        replay(path)  # a log never chooses the folder it runs
+    assert unnamed.value.line == 1
+    (root / "game.toml").write_text(TINY_GAME)
     broken = tmp_path / "broken.jsonl"
     broken.write_text(path.read_text().splitlines()[0] + "\n{not json\n")
     with pytest.raises(PackError, match="not JSON") as bad:
-        replay(broken)
+        replay(broken, root)
     assert bad.value.line == 2
     headless = tmp_path / "headless.jsonl"
     headless.write_text('{"type": "setup"}\n')
     with pytest.raises(PackError, match="must start with a header"):
-        replay(headless)
+        replay(headless, root)
 
 
 def test_replay_cli_ok_and_tampered(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -143,13 +147,13 @@ def test_replay_cli_ok_and_tampered(tmp_path: Path, capsys: pytest.CaptureFixtur
     state = play_random(card_duel, 2, 6)
     path = tmp_path / "duel.jsonl"
     write_log(state, path)
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), str(PACKS / "card_duel")]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: replay ok (card-duel, 2 players, seed 6,") and out.count("\n") == 1
     lines = read_log(path)
     index = next(i for i, line in enumerate(lines) if line["type"] == "decision" and line["action"].startswith("play"))
     _tamper(path, index, {"action": "play:nothing"})
-    assert main(["replay", str(path)]) == 1
+    assert main(["replay", str(path), str(PACKS / "card_duel")]) == 1
     captured = capsys.readouterr()
     assert captured.err.startswith(f"{path}:{index + 1}: error: recorded action 'play:nothing'")
     assert "Traceback" not in captured.err

@@ -25,7 +25,9 @@ import ruleskit
 from ruleskit.errors import RulesError
 
 BAD_PACKS = Path(__file__).resolve().parents[1] / "bad_packs"
-CASES = sorted(p for p in BAD_PACKS.iterdir() if (p / "expected.txt").is_file())
+# Cases of a missing defence (`xfail:`) run only in test_corpora.py, in a child process with a memory cap.
+CASES = sorted(p for p in BAD_PACKS.iterdir() if (p / "expected.txt").is_file()
+               and "xfail:" not in (p / "expected.txt").read_text(encoding="utf-8"))
 CPU_SECONDS = 1.0
 DECISIONS = 5
 
@@ -82,8 +84,12 @@ def test_bad_pack_ends_in_a_located_error(folder: Path) -> None:
     error = caught.value
     text = str(error)
     assert error.file is not None and Path(error.file).name == want["file"], text
-    assert error.line is not None, text
+    if want.get("line") == "none":  # the whole file is refused (a link out of the pack, a special file)
+        assert error.line is None, text
+        want.pop("line")
+    else:
+        assert error.line is not None, text
     if "line" in want:
         assert error.line == int(want["line"]), text
     assert want["message"] in error.message, text
-    assert text.startswith(f"{error.file}:{error.line}"), text
+    assert text.startswith(error.where()), text

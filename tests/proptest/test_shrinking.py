@@ -37,9 +37,9 @@ def test_the_broken_variant_fails_its_conservation_invariant(caught) -> None:
 
 def test_the_written_log_replays_and_reproduces_the_failure(caught) -> None:
     report, out = caught
-    state = replay(out)  # a plain replay log: `ruleskit replay` accepts it
+    state = replay(out, BROKEN)  # a plain replay log: `ruleskit replay LOG PACK` accepts it
     assert state.history[1:] and len(state.history) - 1 == len(report.failure.steps)
-    again = check_log(out)
+    again = check_log(out, BROKEN)
     assert again is not None
     assert again.name == report.failure.name
     assert [s.action for s in again.steps] == [s.action for s in report.failure.steps]
@@ -58,7 +58,7 @@ def test_cli_exits_non_zero_and_writes_the_log(tmp_path: Path, capsys: pytest.Ca
     assert code == 1
     assert "FAILED: invariant goods_conserved" in captured.err
     assert out.is_file()
-    assert main(["test", "--log", str(out)]) == 1
+    assert main(["test", str(BROKEN), "--log", str(out)]) == 1
     assert "goods_conserved" in capsys.readouterr().err
 
 

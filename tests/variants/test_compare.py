@@ -1,6 +1,7 @@
 """`ruleskit compare`: the same seeds for both packs, and tests that flag only real differences."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,13 @@ DICE = PACKS / "dice_race"
 
 
 def unchanged_variant(folder: Path, base: Path | str) -> Path:
-    """A variant that changes nothing: it only extends its base."""
+    """A variant that changes nothing: it only extends its base (a folder beside it, or a built-in name)."""
     folder.mkdir()
+    if isinstance(base, Path):
+        shutil.copytree(base, folder.parent / base.name)
+        base = f"../{base.name}"
     (folder / "pack.toml").write_text(f'name = "same"\nversion = "1.0"\nplayers = {{ min = 2, max = 4 }}\n'
-                                      f'extends = "{Path(base).as_posix() if isinstance(base, Path) else base}"\n')
+                                      f'extends = "{base}"\n')
     return folder
 
 

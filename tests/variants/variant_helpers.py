@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,12 @@ BASE_SCENARIOS = ROOT / "tests" / "ophir" / "scenarios"
 
 
 def scenario(name: str, pack: Path | str | None = None, folder: Path = SCENARIOS) -> State:
-    """A scenario, played in the pack it names or in `pack` instead."""
-    return ruleskit.scenario(str(folder / f"{name}.toml"), str(pack) if pack is not None else None)
+    """A scenario, played in `pack`, else in the pack it names (a folder relative to the scenario file)."""
+    path = folder / f"{name}.toml"
+    if pack is None:
+        named = tomllib.loads(path.read_text(encoding="utf-8"))["pack"]
+        pack = folder / named if (folder / named / "pack.toml").is_file() else named
+    return ruleskit.scenario(str(path), str(pack))
 
 
 def ids(state: State) -> list[str]:

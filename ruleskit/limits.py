@@ -1,0 +1,32 @@
+"""Size limits on everything ruleskit reads from files it does not trust.
+
+A pack, a log, a save or a scenario that goes past one of these is refused
+with a located error before it can use much time or memory. The limits are
+far above what real games need (the largest built-in pack is under 50 KB).
+"""
+
+from __future__ import annotations
+
+MAX_FILE_BYTES = 1_000_000
+"""One pack file (TOML or .rk), a scenario or a save."""
+
+MAX_PACK_BYTES = 4_000_000
+"""All the files of a pack and its chain of bases together."""
+
+MAX_PACK_FILES = 256
+"""Files in one pack folder (or listed by one pack.toml)."""
+
+MAX_LINE_CHARS = 10_000
+"""One line of a pack file or a scenario."""
+
+MAX_NESTING = 32
+"""Arrays and tables inside one another in TOML, and JSON nesting in saves and log lines."""
+
+MAX_LOG_LINE_BYTES = 1_000_000
+"""One line of a JSON Lines game log."""
+
+MAX_SAVE_BYTES = 16_000_000
+"""A saved game (it holds the whole history of the game)."""
+
+MAX_INT_DIGITS = 40
+"""Digits of a number in a log, a save or a scenario (a 64-bit seed has 20)."""

@@ -1,0 +1,429 @@
+"""Checking data from outside against a pack before the engine uses it.
+
+Saves, log headers and lines and scenario options are written by anyone. A
+value the engine does not expect (an unknown item, a seat out of range, a
+missing flow key, a string where a number belongs) would otherwise fail
+later, far from its cause, or silently give a wrong game. Every check here
+raises InvalidData naming the JSON path of the first bad value; the readers
+add the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .errors import PackError
+from .limits import MAX_INT_DIGITS, MAX_NESTING
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .model import Model
+    from .schema import VarDef
+
+FLOW_KEYS = {"phase", "stage", "active", "order", "pos", "turn", "round", "end_turn", "entered", "simul", "idle",
+             "usage"}
+DATA_KEYS = {"n", "seed", "rng", "v", "pv", "ev", "z", "blocked", "flow", "result"}
+RESULT_KEYS = {"reason", "scores", "tiebreaks", "ranking", "places", "winners"}
+JOB_KINDS = {"setup", "action", "pick"}
+MAX_INT = 10 ** MAX_INT_DIGITS
+MAX_HISTORY = 1_000_000
+
+
+class InvalidData(PackError):
+    """A value from a save, a log or a scenario that does not fit the pack."""
+
+    def __init__(self, path: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"{path}: {message}", hint=hint)
+        self.path = path
+        self.detail = message
+
+
+def _at(path: str, key: str | int) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+
+
+def _kind_name(value: Any) -> str:
+    return "none" if value is None else type(value).__name__
+
+
+def check_int(path: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    if type(value) is not int:
+        raise InvalidData(path, f"should be an integer, not {_kind_name(value)} {_short(value)}")
+    if not -MAX_INT < value < MAX_INT:
+        raise InvalidData(path, f"a number with more than {MAX_INT_DIGITS} digits")
+    if low is not None and value < low or high is not None and value > high:
+        raise InvalidData(path, f"should be within {low}..{high}, not {value}")
+    return value
+
+
+def check_seat(path: str, value: Any, players: int) -> int:
+    return check_int(path, value, 0, players - 1)
+
+
+def check_str(path: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise InvalidData(path, f"should be a string, not {_kind_name(value)} {_short(value)}")
+    return value
+
+
+def check_bool(path: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidData(path, f"should be true or false, not {_short(value)}")
+    return value
+
+
+def check_table(path: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidData(path, f"should be an object, not {_kind_name(value)} {_short(value)}")
+    return value
+
+
+def check_list(path: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidData(path, f"should be a list, not {_kind_name(value)} {_short(value)}")
+    return value
+
+
+def check_keys(path: str, table: Mapping[str, Any], required: Iterable[str], optional: Iterable[str] = ()) -> None:
+    """Exactly the required keys, and perhaps some optional ones."""
+    required = set(required)
+    allowed = required | set(optional)
+    for key in table:
+        if key not in allowed:
+            raise InvalidData(_at(path, key), "unknown key")
+    for key in sorted(required):
+        if key not in table:
+            raise InvalidData(_at(path, key), "missing")
+
+
+def check_plain(path: str, value: Any, depth: int = MAX_NESTING) -> None:
+    """JSON-like data (no floats), nested at most `depth` deep."""
+    if depth < 0:
+        raise InvalidData(path, f"nested more than {MAX_NESTING} deep")
+    if value is None or isinstance(value, bool | str):
+        return
+    if isinstance(value, int):
+        check_int(path, value)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_plain(_at(path, index), item, depth - 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_plain(_at(path, key), item, depth - 1)
+    else:
+        raise InvalidData(path, f"{_kind_name(value)} is not a game value")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------------ values of declared types
+
+
+def check_value(path: str, model: Model, type_name: str, value: Any, players: int,
+                var: VarDef | None = None) -> None:
+    """`value` fits the declared type (and the var's bounds, if given)."""
+    if type_name.startswith("list"):
+        inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else "any"
+        for index, item in enumerate(check_list(path, value)):
+            check_value(_at(path, index), model, inner, item, players)
+        return
+    if type_name == "int":
+        check_int(path, value)
+        if var is not None and (var.min is not None and value < var.min or var.max is not None and value > var.max):
+            raise InvalidData(path, f"should be within {var.min}..{var.max}, not {value}")
+    elif type_name == "bool":
+        check_bool(path, value)
+    elif type_name == "str":
+        if value is not None:
+            check_str(path, value)
+    elif type_name == "player":
+        if value is not None:
+            check_seat(path, value, players)
+    elif type_name in model.kinds:
+        if value is not None and (not isinstance(value, str) or model.item_kind.get(value) != type_name):
+            raise InvalidData(path, f"should be an item of kind '{type_name}' (or none), not {_short(value)}")
+    else:
+        check_plain(path, value)
+
+
+def check_vars(path: str, model: Model, declared: Mapping[str, VarDef], values: Any, players: int,
+               partial: bool = False) -> None:
+    table = check_table(path, values)
+    if partial:
+        check_keys(path, table, (), declared)
+    else:
+        check_keys(path, table, declared)
+    for name, value in table.items():
+        var = declared[name]
+        check_value(_at(path, name), model, var.type, value, players, var)
+
+
+def check_options(game: Game, options: Any, players: int, path: str = "$.options") -> dict[str, Any]:
+    """Options set game vars before setup: each must be a var of the pack, of its type and within its bounds."""
+    if options is None:
+        return {}
+    check_vars(path, game.model, game.model.game_vars, options, players, partial=True)
+    return dict(options)
+
+
+# ------------------------------------------------------------------ whole states
+
+
+def check_state(game: Game, saved: Any, path: str = "$") -> None:
+    """A saved state (the output of `State.to_json`) fits `game` in every part the engine reads."""
+    table = check_table(path, saved)
+    check_keys(path, table, ("format", "pack", "version", "hash", "data", "pending", "history"))
+    check_data(game, table["data"], _at(path, "data"))
+    players = table["data"]["n"]
+    check_history(table["history"], players, _at(path, "history"))
+    if table["pending"] is not None:
+        check_pending(game, table["pending"], players, _at(path, "pending"))
+
+
+def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> None:
+    """Game data fits the pack; with `unique_items`, no item lies in two zones (or twice in one)."""
+    model = game.model
+    table = check_table(path, data)
+    check_keys(path, table, DATA_KEYS, ("script",))
+    players = check_int(_at(path, "n"), table["n"], game.min_players, game.max_players)
+    check_int(_at(path, "seed"), table["seed"])
+    check_int(_at(path, "rng"), table["rng"], 0, (1 << 64) - 1)
+    check_vars(_at(path, "v"), model, model.game_vars, table["v"], players)
+    seats = check_list(_at(path, "pv"), table["pv"])
+    if len(seats) != players:
+        raise InvalidData(_at(path, "pv"), f"should hold the vars of {players} players, not {len(seats)}")
+    for seat, values in enumerate(seats):
+        check_vars(_at(_at(path, "pv"), seat), model, model.player_vars, values, players)
+    _check_item_vars(model, table["ev"], players, _at(path, "ev"))
+    _check_zones(model, table["z"], players, _at(path, "z"), unique_items)
+    _check_blocked(model, table["blocked"], _at(path, "blocked"))
+    check_flow(game, table["flow"], players, _at(path, "flow"))
+    if table["result"] is not None:
+        _check_result(table["result"], players, _at(path, "result"))
+    for die, rolls in check_table(_at(path, "script"), table.get("script", {})).items():
+        where = _at(_at(path, "script"), die)
+        if die not in model.dice:
+            raise InvalidData(where, "not a die of the pack")
+        for index, face in enumerate(check_list(where, rolls)):
+            if face not in model.dice[die].faces:
+                raise InvalidData(_at(where, index), f"{_short(face)} is not a face of '{die}'")
+
+
+def _check_item_vars(model: Model, ev: Any, players: int, path: str) -> None:
+    table = check_table(path, ev)
+    expected = {item: kind for name, kind in model.kinds.items() if kind.vars
+                for item in model.items_of(name, players)}
+    check_keys(path, table, expected)
+    for item, values in table.items():
+        check_vars(_at(path, item), model, expected[item].vars, values, players)
+
+
+def zone_keys(model: Model, players: int) -> dict[str, str]:
+    """Every zone of a game with this many players, by key ("name", "name@seat", "name@item")."""
+    keys: dict[str, str] = {}
+    for name, zone in model.zones.items():
+        if zone.owner == "game":
+            keys[name] = name
+        elif zone.owner == "player":
+            keys.update({f"{name}@{p}": name for p in range(players)})
+        else:
+            keys.update({f"{name}@{item}": name for item in model.items_of(zone.owner, players)})
+    return keys
+
+
+def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bool) -> None:
+    table = check_table(path, z)
+    keys = zone_keys(model, players)
+    check_keys(path, table, keys)
+    placed: dict[str, str] = {}
+    for key, content in table.items():
+        zone = model.zones[keys[key]]
+        where = _at(path, key)
+        if zone.type == "pool":
+            for item, count in check_table(where, content).items():
+                _check_member(model, zone.of, item, _at(where, item))
+                check_int(_at(where, item), count, 0)
+            continue
+        slots = check_list(where, content)
+        if zone.type == "row" and len(slots) != zone.slots:
+            raise InvalidData(where, f"row '{key}' has {zone.slots} slots, not {len(slots)}")
+        for index, item in enumerate(slots):
+            if item is None and zone.type == "row":
+                continue
+            _check_member(model, zone.of, item, _at(where, index))
+            if item in placed and unique_items:
+                raise InvalidData(_at(where, index), f"'{item}' is already in zone '{placed[item]}'")
+            placed[item] = key
+
+
+def _check_member(model: Model, kind: str, item: Any, path: str) -> None:
+    if not isinstance(item, str) or item not in model.item_kind or (kind and model.item_kind[item] != kind):
+        raise InvalidData(path, f"{_short(item)} is not an item" + (f" of kind '{kind}'" if kind else ""))
+
+
+def _check_blocked(model: Model, blocked: Any, path: str) -> None:
+    from .model import edge_key
+
+    edges = {edge_key(a, b) for a, b in model.edges}
+    for index, key in enumerate(check_list(path, blocked)):
+        if key not in edges:
+            raise InvalidData(_at(path, index), f"{_short(key)} is not an edge of the board")
+
+
+def check_flow(game: Game, flow: Any, players: int, path: str) -> None:
+    table = check_table(path, flow)
+    check_keys(path, table, FLOW_KEYS)
+    if table["phase"] not in game.phases:
+        raise InvalidData(_at(path, "phase"), f"unknown phase {_short(table['phase'])}")
+    if table["stage"] != "" and table["stage"] not in game.stages:
+        raise InvalidData(_at(path, "stage"), f"unknown stage {_short(table['stage'])}")
+    check_seat(_at(path, "active"), table["active"], players)
+    order = check_list(_at(path, "order"), table["order"])
+    for index, seat in enumerate(order):
+        check_seat(_at(_at(path, "order"), index), seat, players)
+    if len(set(order)) != len(order):
+        raise InvalidData(_at(path, "order"), "a seat appears twice")
+    check_int(_at(path, "pos"), table["pos"], 0, len(order))
+    for key in ("turn", "round", "idle"):
+        check_int(_at(path, key), table[key], 0)
+    for key in ("end_turn", "entered"):
+        check_bool(_at(path, key), table[key])
+    if table["simul"] is not None:
+        _check_simul(game, table["simul"], players, _at(path, "simul"))
+    usage = check_table(_at(path, "usage"), table["usage"])
+    check_keys(_at(path, "usage"), usage, ("turn", "visit", "game"))
+    for scope, counts in usage.items():
+        where = _at(_at(path, "usage"), scope)
+        for key, count in check_table(where, counts).items():
+            name, _, seat = key.partition("@")
+            if name not in game.actions or (scope == "game") != bool(seat) or (seat and not seat.isdigit()):
+                raise InvalidData(_at(where, key), "not an action of the pack" +
+                                  (" with a seat (name@seat)" if scope == "game" else ""))
+            check_int(_at(where, key), count, 0)
+
+
+def _check_simul(game: Game, simul: Any, players: int, path: str) -> None:
+    table = check_table(path, simul)
+    check_keys(path, table, ("players", "picks"))
+    seats = check_list(_at(path, "players"), table["players"])
+    for index, seat in enumerate(seats):
+        check_seat(_at(_at(path, "players"), index), seat, players)
+    if len(set(seats)) != len(seats):
+        raise InvalidData(_at(path, "players"), "a seat appears twice")
+    for seat, pick in check_table(_at(path, "picks"), table["picks"]).items():
+        where = _at(_at(path, "picks"), seat)
+        if not seat.isdigit() or int(seat) not in seats:
+            raise InvalidData(where, "a pick by a seat that is not choosing")
+        pick = check_table(where, pick)
+        check_keys(where, pick, ("action", "args"))
+        if pick["action"] not in game.actions:
+            raise InvalidData(_at(where, "action"), f"unknown action {_short(pick['action'])}")
+        check_plain(_at(where, "args"), check_table(_at(where, "args"), pick["args"]))
+
+
+def _check_result(result: Any, players: int, path: str) -> None:
+    table = check_table(path, result)
+    check_keys(path, table, RESULT_KEYS)
+    check_str(_at(path, "reason"), table["reason"])
+    for key in ("scores", "ranking", "places", "winners", "tiebreaks"):
+        check_plain(_at(path, key), check_list(_at(path, key), table[key]))
+    for key in ("ranking", "winners"):
+        for index, seat in enumerate(table[key]):
+            check_seat(_at(_at(path, key), index), seat, players)
+
+
+def check_history(history: Any, players: int, path: str) -> None:
+    entries = check_list(path, history)
+    if len(entries) > MAX_HISTORY:
+        raise InvalidData(path, f"more than {MAX_HISTORY} entries")
+    for index, entry in enumerate(entries):
+        where = _at(path, index)
+        table = check_table(where, entry)
+        if table.get("setup") is True:
+            check_keys(where, table, ("setup", "chance"), ("messages",))
+        else:
+            check_keys(where, table, ("player", "action", "chance"), ("messages",))
+            check_seat(_at(where, "player"), table["player"], players)
+            check_str(_at(where, "action"), table["action"])
+        check_plain(_at(where, "chance"), check_list(_at(where, "chance"), table["chance"]))
+        for number, message in enumerate(check_list(_at(where, "messages"), table.get("messages", []))):
+            check_str(_at(_at(where, "messages"), number), message)
+
+
+def check_pending(game: Game, pending: Any, players: int, path: str) -> None:
+    """A decision in the middle of a job: the job must be one the pack offers at its base state, and
+    re-running it with the recorded answers must stop at this very decision."""
+    table = check_table(path, pending)
+    check_keys(path, table, ("job", "answers", "base", "player", "prompt", "options", "logged"), ("reseed",))
+    check_data(game, table["base"], _at(path, "base"))
+    job = check_table(_at(path, "job"), table["job"])
+    kind = job.get("kind")
+    if kind not in JOB_KINDS:
+        raise InvalidData(_at(_at(path, "job"), "kind"), f"unknown job kind {_short(kind)}")
+    if kind == "setup":
+        check_keys(_at(path, "job"), job, ("kind",))
+    else:
+        check_keys(_at(path, "job"), job, ("kind", "player", "action", "args"))
+        check_seat(_at(_at(path, "job"), "player"), job["player"], players)
+        check_plain(_at(_at(path, "job"), "args"), check_table(_at(_at(path, "job"), "args"), job["args"]))
+    answers = check_list(_at(path, "answers"), table["answers"])
+    for index, answer in enumerate(answers):
+        check_str(_at(_at(path, "answers"), index), answer)
+    check_seat(_at(path, "player"), table["player"], players)
+    check_str(_at(path, "prompt"), table["prompt"])
+    options = check_list(_at(path, "options"), table["options"])
+    for index, option in enumerate(options):
+        where = _at(_at(path, "options"), index)
+        if not isinstance(option, list) or len(option) != 3 or not all(isinstance(o, str) for o in option[:2]):
+            raise InvalidData(where, "an option is [id, label, value]")
+        check_plain(_at(where, 2), option[2])
+    check_int(_at(path, "logged"), table["logged"], 0)
+    if "reseed" in table:
+        reseed = check_table(_at(path, "reseed"), table["reseed"])
+        check_keys(_at(path, "reseed"), reseed, ("viewer", "seed", "after"))
+        check_seat(_at(_at(path, "reseed"), "viewer"), reseed["viewer"], players)
+        check_int(_at(_at(path, "reseed"), "seed"), reseed["seed"])
+        check_int(_at(_at(path, "reseed"), "after"), reseed["after"], 0)
+    if kind != "setup":
+        _rerun_job(game, table, path)
+
+
+def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
+    """Offer the job at its base and answer it again: it must reach the same decision."""
+    from .errors import RulesError
+    from .runtime.data import copy_data
+    from .runtime.state import State
+
+    job = pending["job"]
+    probe = State(game, copy_data(pending["base"]), None, [])
+    try:
+        offered = [a for a in probe.legal_actions(job["player"])
+                   if a.payload.get("action") == job["action"] and a.payload.get("args") == job["args"]]
+        if not offered:
+            raise InvalidData(_at(path, "job"), f"action {_short(job['action'])} with these args is not legal "
+                              "at the saved base state")
+        probe.apply(offered[0].id, player=job["player"])
+        if "reseed" in pending and probe.pending is not None:
+            probe.pending = {**probe.pending, "reseed": pending["reseed"]}
+        for answer in pending["answers"]:
+            probe.apply(answer, player=probe.pending["player"] if probe.pending else None)
+    except InvalidData:
+        raise
+    except RulesError as exc:
+        raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
+    reached = probe.pending
+    # Options are compared as a set: their order follows the order of keys in the saved data, which a
+    # JSON writer may have sorted.
+    if (reached is None or reached["player"] != pending["player"] or reached["prompt"] != pending["prompt"]
+            or sorted(map(json.dumps, _as_json(reached["options"]))) != sorted(map(json.dumps, pending["options"]))):
+        raise InvalidData(path, "the job, re-run with its answers, does not stop at this decision")
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as it reads back from JSON (tuples become lists), for comparing live data with saved data."""
+    return json.loads(json.dumps(value))

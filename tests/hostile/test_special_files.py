@@ -1,0 +1,121 @@
+"""Inputs that cannot live in the corpora as files: pipes, huge files, endless streams, links made here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import ruleskit
+from ruleskit.errors import PackError
+from ruleskit.limits import MAX_FILE_BYTES, MAX_LOG_LINE_BYTES, MAX_PACK_BYTES
+from ruleskit.log import replay, write_log
+from ruleskit.saves import load_saved
+
+ROOT = Path(__file__).resolve().parents[2]
+DICE = ROOT / "tests" / "packs" / "dice_race"
+
+
+def copy_pack(tmp_path: Path, files_list: bool = False) -> Path:
+    pack = tmp_path / "pack"
+    shutil.copytree(DICE, pack)
+    if not files_list:
+        text = (pack / "pack.toml").read_text()
+        (pack / "pack.toml").write_text("\n".join(line for line in text.splitlines() if not line.startswith("files")))
+    return pack
+
+
+def test_the_copied_pack_loads(tmp_path: Path) -> None:
+    assert ruleskit.load(copy_pack(tmp_path)).name == "dice-race"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_in_the_pack_is_refused_not_waited_on(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    os.mkfifo(pack / "zz.rk")
+    with pytest.raises(PackError, match="not a regular file") as caught:
+        ruleskit.load(pack)
+    assert caught.value.file is not None and caught.value.file.endswith("zz.rk")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_listed_pipe_is_refused(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path, files_list=True)
+    os.mkfifo(pack / "extra.toml")
+    text = (pack / "pack.toml").read_text().replace('files = [', 'files = ["extra.toml", ')
+    (pack / "pack.toml").write_text(text)
+    with pytest.raises(PackError, match="not a regular file") as caught:
+        ruleskit.load(pack)
+    assert caught.value.line is not None
+
+
+def test_a_link_inside_the_pack_is_followed(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    (pack / "rules.rk").rename(pack / "rules.txt")
+    os.symlink("rules.txt", pack / "rules.rk")
+    assert ruleskit.load(pack).name == "dice-race"
+
+
+def test_a_link_to_a_file_outside_is_refused(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    secret = tmp_path / "secret.rk"
+    secret.write_text("rule leaked() = 1\n")
+    os.symlink(secret, pack / "zz.rk")
+    with pytest.raises(PackError, match="outside the pack folder"):
+        ruleskit.load(pack)
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    with open(pack / "zz.rk", "wb") as out:
+        out.truncate(MAX_FILE_BYTES * 8)  # a sparse 8 MB file
+    with pytest.raises(PackError, match="file too large"):
+        ruleskit.load(pack)
+
+
+def test_the_whole_pack_has_a_size_limit(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    line = "# " + "x" * 900 + "\n"
+    for index in range(MAX_PACK_BYTES // (MAX_FILE_BYTES - 1000) + 1):
+        (pack / f"filler{index:02}.toml").write_text(line * ((MAX_FILE_BYTES - 1000) // len(line)))
+    with pytest.raises(PackError, match="larger than"):
+        ruleskit.load(pack)
+
+
+def test_a_log_of_endless_junk_stops_at_its_first_long_line(tmp_path: Path) -> None:
+    game = ruleskit.load(DICE)
+    state = game.new_game(players=2, seed=1)
+    log = tmp_path / "game.jsonl"
+    write_log(state, log)
+    lines = len(log.read_text().splitlines())
+    with open(log, "ab") as out:
+        out.truncate(log.stat().st_size + 100 * MAX_LOG_LINE_BYTES)  # 100 MB of NUL bytes, no newline
+    with pytest.raises(PackError, match="line longer than") as caught:
+        replay(log, game)
+    assert caught.value.line == lines + 1
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_dev_zero_as_a_log_or_a_save(tmp_path: Path) -> None:
+    with pytest.raises(PackError, match="line longer than"):
+        replay("/dev/zero", DICE)
+    with pytest.raises(PackError, match="not a regular file"):
+        load_saved("/dev/zero", DICE)
+
+
+def test_a_folder_as_a_log_or_a_save(tmp_path: Path) -> None:
+    with pytest.raises(PackError):
+        replay(tmp_path, DICE)
+    with pytest.raises(PackError, match="not a regular file"):
+        load_saved(tmp_path, DICE)
+
+
+def test_test_command_names_its_log_safely() -> None:
+    from ruleskit.commands.test import safe_file_stem
+
+    for name in ("../../../x/y", "..", "/etc/passwd", "a/b\\c\x1b[2J", "~root", ".hidden"):
+        stem = safe_file_stem(name)
+        assert stem and Path(stem).name == stem and not stem.startswith((".", "~")), stem
+        assert stem.replace("_", "").replace(".", "").replace("-", "").isalnum() or stem == "pack", stem
