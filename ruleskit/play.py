@@ -28,8 +28,8 @@ from .game import Game
 from .log import pack_ref, write_log
 from .runtime.engine import Action
 from .runtime.state import State
-from .saves import SAVE_FORMAT
 from .safetext import plain
+from .saves import SAVE_FORMAT
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 
 HUMAN = "human"
