@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from .runtime.state import State
 
 _LABEL_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# The static types an expression slot of the pack accepts ("any" is known only when the game runs).
+_SLOT_TYPES = {
+    "a number": {"int", "player", "any"},
+    "a player": {"player", "int", "any"},
+    "a list of players": {"list:player", "list:int", "list:any", "any"},
+}
 
 
 @attrs.define
@@ -47,6 +53,7 @@ class CompiledAction:
     effect: Fn
     limit: LimitDef
     source: Source | None
+    where: str = ""  # "action NAME (file:line)", for run-time errors about the action
 
 
 @attrs.define
@@ -185,7 +192,7 @@ class GameBuilder:
         for zone_name, zone in model.zones.items():
             if zone.capacity is not None:
                 program.capacities[zone_name] = self._expr(zone.capacity, zone.source, ("capacity",),
-                                                           f"capacity of zone {zone_name}")
+                                                           f"capacity of zone {zone_name}", expect="a number")
 
         stages = {name: self._stage(name, d) for name, d in defs["stages"].items()}
         phases = {name: self._phase(name, d, stages) for name, d in defs["phases"].items()}
@@ -200,8 +207,9 @@ class GameBuilder:
         scoring = defs["scoring"]
         if scoring is None:
             raise PackError("the pack has no [scoring] section", file=self._main_file(), line=self._files_line())
-        score = self._expr(scoring.score, scoring.source, ("score",), "score", {"p": "player"})
-        tiebreaks = [self._expr(t, scoring.source, ("tiebreak",), "tiebreak", {"p": "player"}) for t in scoring.tiebreak]
+        score = self._expr(scoring.score, scoring.source, ("score",), "score", {"p": "player"}, "a number")
+        tiebreaks = [self._expr(t, scoring.source, ("tiebreak",), "tiebreak", {"p": "player"}, "a number")
+                     for t in scoring.tiebreak]
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
         ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
                 for name, e in defs["end"].items()]
@@ -212,7 +220,8 @@ class GameBuilder:
         report: ReportDef = defs["report"] or ReportDef()
         groups = {name: self._expr(text, report.source, ("groups", name), f"group {name}", {"p": "player"})
                   for name, text in report.groups.items()}
-        heuristic = (self._expr(report.heuristic, report.source, ("heuristic",), "heuristic", {"p": "player"})
+        heuristic = (self._expr(report.heuristic, report.source, ("heuristic",), "heuristic", {"p": "player"},
+                                "a number")
                      if report.heuristic else None)
         return Game(
             name=manifest.name, version=manifest.version, min_players=manifest.players.min,
@@ -285,10 +294,17 @@ class GameBuilder:
         return Origin(source.file, source.line or 1)
 
     def _expr(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
-              names: dict[str, str] | None = None) -> Fn:
+              names: dict[str, str] | None = None, expect: str | None = None) -> Fn:
         if not isinstance(text, str | int | bool):
             raise located(source, f"{what} should be an expression (a string), not {text!r}")
-        return self.compiler.expr(text, self._origin(source, keypath), names, what)
+        origin = self._origin(source, keypath)
+        fn = self.compiler.expr(text, origin, names, what)
+        if expect is not None:
+            got = self.compiler.last_type
+            if got not in _SLOT_TYPES[expect]:
+                raise PackError(f"{what} should give {expect}, but this expression gives a value of type {got}",
+                                file=origin.file, line=origin.line)
+        return fn
 
     def _block(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
                names: dict[str, str] | None = None) -> Fn:
@@ -300,7 +316,8 @@ class GameBuilder:
         return CompiledStage(
             name=name, label=d.label or name,
             on_enter=self._block(d.on_enter, d.source, ("on_enter",), f"stage {name} on_enter"),
-            simultaneous=(self._expr(d.simultaneous, d.source, ("simultaneous",), f"stage {name} simultaneous")
+            simultaneous=(self._expr(d.simultaneous, d.source, ("simultaneous",), f"stage {name} simultaneous",
+                                     expect="a list of players")
                           if d.simultaneous else None),
             resolve=self._block(d.resolve, d.source, ("resolve",), f"stage {name} resolve"),
         )
@@ -313,11 +330,11 @@ class GameBuilder:
                            did_you_mean(d.next, self.defs["phases"]))
         order: str | Fn = d.order
         if d.order not in ("clockwise", "counterclockwise"):
-            order = self._expr(d.order, d.source, ("order",), f"phase {name} order")
+            order = self._expr(d.order, d.source, ("order",), f"phase {name} order", expect="a list of players")
         where = f"phase {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         return CompiledPhase(
             name=name, stage=d.stage, order=order, where=where,
-            first=self._expr(d.first, d.source, ("first",), f"phase {name} first"),
+            first=self._expr(d.first, d.source, ("first",), f"phase {name} first", expect="a player"),
             next=d.next,
             end_when=self._expr(d.end_when, d.source, ("end_when",), f"phase {name} end_when") if d.end_when else None,
             rounds=d.rounds,
@@ -352,7 +369,8 @@ class GameBuilder:
             if var not in self.model.player_vars or self.model.player_vars[var].type != "int":
                 raise located(d.source, f"action '{name}' costs unknown player counter '{var}'",
                                did_you_mean(var, self.model.player_vars))
-            costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names)))
+            costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names,
+                                          "a number")))
         effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
         for field in _LABEL_FIELD.findall(d.label):
             if field not in names:
@@ -362,4 +380,6 @@ class GameBuilder:
         if "{" in stray or "}" in stray:
             raise located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
                            "a label names parameters as {name}, nothing else in braces")
-        return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source)
+        where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
+        return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source,
+                              where)

@@ -30,6 +30,17 @@ class Builtin:
     doc: str
 
 
+def charge(ctx: Ctx, where: str, args: tuple[Any, ...] | list[Any]) -> None:
+    """A builtin given lists costs their length in steps: counting 10,000 elements is not one step."""
+    cost = 0
+    for value in args:
+        if type(value) is list:
+            cost += len(value)
+    if cost:
+        ctx.steps += cost - 1
+        ctx.tick(where)
+
+
 def _fixed(type_name: str) -> Callable[[list[str]], str]:
     return lambda types: type_name
 

@@ -191,6 +191,7 @@ class GeneratingCompiler(Compiler):
         frames = _attr(_name(CTX), "frames")
         too_deep = ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)])
         return [
+            ast.Expr(_call(_attr(_name(CTX), "tick"), _const(where))),  # every call is a step
             ast.AugAssign(_store(depth), ast.Add(), _const(1)),
             ast.Expr(_call(_attr(frames, "append"), _const(where))),
             ast.If(too_deep, [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], []),

@@ -91,6 +91,7 @@ class Compiler(DecisionCompiler):
         where = f"rule {definition.name} ({definition.location})"
 
         def call(ctx: Ctx, args: list[Any]) -> Any:
+            ctx.tick(where)  # every call is a step: nested rules calling each other cannot multiply unseen
             ctx.enter(where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))
@@ -117,6 +118,7 @@ class Compiler(DecisionCompiler):
         where = f"proc {definition.name} ({definition.location})"
 
         def call(ctx: Ctx, args: list[Any]) -> None:
+            ctx.tick(where)
             ctx.enter(where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))
@@ -157,6 +159,7 @@ class Compiler(DecisionCompiler):
         where = f"hook {definition.name} ({definition.location})"
 
         def run(ctx: Ctx, args: list[Any]) -> None:
+            ctx.tick(where)
             ctx.enter(where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))

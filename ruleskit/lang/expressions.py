@@ -314,6 +314,7 @@ class ExpressionCompiler:
 
         def call(ctx: Ctx) -> Any:
             args = [f(ctx) for f in fns]
+            builtins.charge(ctx, where, args)
             try:
                 return impl(ctx, where, *args)
             except (TypeError, ValueError):

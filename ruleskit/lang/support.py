@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import BudgetExceeded, ProgramError, RuleViolation
 from ..model import ZoneRef
 from ..runtime.context import Ctx, GameOver, Return
+from .builtins import charge
 from .values import MAX_INT, as_list, label_of
 
 MAX_LIST = 100_000
@@ -173,6 +174,7 @@ def index(ctx: Ctx, value: Any, i: Any, where: str) -> Any:
 
 
 def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *args: Any) -> Any:
+    charge(ctx, where, args)
     try:
         return impl(ctx, where, *args)
     except (TypeError, ValueError):

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from ..game import CompiledAction, Game
 
 MAX_IDLE_TURNS_PER_PLAYER = 2
+# More legal actions than this at one decision is a mistake in the pack (three parameters over long ranges,
+# say), and listing them would exhaust memory: it is reported instead.
+MAX_LEGAL_ACTIONS = 10_000
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -205,10 +208,14 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         key = option_id(value)
         if key not in seen:
             seen.add(key)
+            ctx.tick(action.where)  # each binding tried is a step of the listing's budget
             bound = {**args, param.name: value}
             if last:  # the innermost parameter: check here rather than one call deeper
                 ctx.env = bound
                 if _allowed(ctx, action):
+                    if len(out) >= MAX_LEGAL_ACTIONS:
+                        raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, "
+                                           f"in {action.where}")
                     out.append(_make_action(game, action, bound, player))
             else:
                 _bind(game, ctx, action, index + 1, player, bound, out)
@@ -476,6 +483,12 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
     _start_turn(game, ctx)
 
 
+def _number(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProgramError(f"{what} must be a number, not {value!r}")
+    return value
+
+
 def finish(game: Game, ctx: Ctx, reason: str) -> None:
     """End the game: the pack's last effects, then scores, ranking and winners."""
     data = ctx.data
@@ -491,8 +504,8 @@ def finish(game: Game, ctx: Ctx, reason: str) -> None:
     for p in range(n):
         ctx.env = {"p": p}
         ctx.me = p
-        score = game.score(ctx)
-        tiebreaks = [t(ctx) for t in game.tiebreaks]
+        score = _number(game.score(ctx), "the score")
+        tiebreaks = [_number(t(ctx), "a tie-break") for t in game.tiebreaks]
         scores.append(score)
         keys.append((score, *tiebreaks))
     ranking = sorted(range(n), key=lambda p: tuple(-k for k in keys[p]))

@@ -34,7 +34,7 @@ def test_new_pack_checks_tests_and_plays(template: str, tmp_path: Path, script, 
                  "--log", str(tmp_path / "game.jsonl")]) == 0
     played = capsys.readouterr().out
     assert "Traceback" not in played and "1. " in played
-    assert main(["replay", str(tmp_path / "game.jsonl")]) == 0
+    assert main(["replay", str(tmp_path / "game.jsonl"), str(folder)]) == 0  # a log never chooses a folder
 
     # The pack's own tests pass as created.
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder / "tests")],
@@ -64,7 +64,7 @@ def test_a_scenario_without_flow_keeps_the_secret_picks_open(tmp_path: Path) -> 
     folder = create_pack(tmp_path / "bids", template="bids")
     import ruleskit
 
-    state = ruleskit.scenario(str(folder / "scenarios" / "tie.toml"))
+    state = ruleskit.scenario(str(folder / "scenarios" / "tie.toml"), str(folder))
     assert state.players_to_decide() == [0, 1]
     state.apply("play:five", player=0)
     assert state.players_to_decide() == [1]

@@ -8,7 +8,7 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def test_a_tie_takes_nothing() -> None:
-    state = ruleskit.scenario(str(HERE / "scenarios" / "tie.toml"))
+    state = ruleskit.scenario(str(HERE / "scenarios" / "tie.toml"), str(HERE))
     # Both bid in secret; the bids are compared once both have picked.
     state.apply("play:five", player=0)
     state.apply("play:five", player=1)

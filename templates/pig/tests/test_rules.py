@@ -8,7 +8,7 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def test_rolling_a_one_loses_the_pot_and_passes_the_turn() -> None:
-    state = ruleskit.scenario(str(HERE / "scenarios" / "rolled_one.toml"))
+    state = ruleskit.scenario(str(HERE / "scenarios" / "rolled_one.toml"), str(HERE))
     assert state.data["pv"][0]["score"] == 12       # nothing banked
     assert state.players_to_decide() == [1]         # Blue's turn now
     assert "a 1: the turn's points are lost" in state.messages
