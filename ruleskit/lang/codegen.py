@@ -622,8 +622,8 @@ class GeneratingCompiler(Compiler):
             op = "add" if sign > 0 else "subtract"
             value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),
                           _const(where))
-        bound = bounds_of(var, f"'{self._target_name(target_node)}'") if var is not None else None
-        if var is not None and var.type == "int" and (var.min is not None or var.max is not None):
+        if var is not None:
+            bound = bounds_of(var, f"'{self._target_name(target_node)}'", self.model.item_kind)
             value = _call(self.constant(bound, "bound"), value, _const(where))
         return [ast.Assign([_store(write_target)], value)]
 

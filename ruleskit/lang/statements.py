@@ -119,7 +119,7 @@ class StatementCompiler(ExpressionCompiler):
                 return write_local, lambda ctx: ctx.env[first]
             if first in model.game_vars:
                 var = model.game_vars[first]
-                bound = bounds_of(var, f"'{first}'")
+                bound = bounds_of(var, f"'{first}'", model.item_kind)
                 return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where))),
                         (lambda ctx: ctx.data["v"][first]))
             raise self.error(parts[0], f"cannot set '{first}': not a local or a game variable",
@@ -203,8 +203,8 @@ class StatementCompiler(ExpressionCompiler):
                              did_you_mean(field, model.kinds[base_type].vars))
         if player_var is None and not kinds_with_var:
             raise self.error(node, f"no player or item has a variable '{field}'")
-        player_bound = bounds_of(player_var, f"'{field}'") if player_var else None
-        item_bounds = {k: bounds_of(v, f"'{field}'") for k, v in kinds_with_var.items()}
+        player_bound = bounds_of(player_var, f"'{field}'", model.item_kind) if player_var else None
+        item_bounds = {k: bounds_of(v, f"'{field}'", model.item_kind) for k, v in kinds_with_var.items()}
 
         def write(ctx: Ctx, value: Any) -> None:
             owner = base_fn(ctx)
@@ -488,10 +488,13 @@ class StatementCompiler(ExpressionCompiler):
         return run
 
 
-def bounds_of(var: Any, what: str) -> Callable[[Any, str], Any]:
-    """Apply a var's bounds to a written value: the cap may discard, the floor may forbid."""
-    if var is None or var.type != "int" or (var.min is None and var.max is None):
+def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> Callable[[Any, str], Any]:
+    """Check a value written to a var against its type, and apply its bounds: the cap may discard, the floor
+    may forbid. A value of the wrong type is an error where it is written, not a surprise later."""
+    if var is None:
         return lambda value, where: value
+    if var.type != "int":
+        return _type_check(var.type, what, item_kind or {})
     low, high = var.min, var.max
 
     def bound(value: Any, where: str) -> Any:
@@ -508,3 +511,27 @@ def bounds_of(var: Any, what: str) -> Callable[[Any, str], Any]:
         return value
 
     return bound
+
+
+def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str], Any]:
+    is_kind = type_name in set(item_kind.values())
+
+    def fits(value: Any) -> bool:
+        if type_name == "bool":
+            return isinstance(value, bool)
+        if type_name == "player":
+            return value is None or (isinstance(value, int) and not isinstance(value, bool))
+        if type_name == "str":
+            return value is None or isinstance(value, str)
+        if type_name.startswith("list"):
+            return isinstance(value, list)
+        if is_kind:
+            return value is None or item_kind.get(value) == type_name if isinstance(value, str) else value is None
+        return True
+
+    def check(value: Any, where: str) -> Any:
+        if not fits(value):
+            raise ProgramError(f"{what} holds a value of type {type_name}, not {value!r} in {where}")
+        return value
+
+    return check
