@@ -513,6 +513,24 @@ def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> C
     return bound
 
 
+MAX_VALUE_DEPTH = 16
+MAX_VALUE_SIZE = 100_000
+
+
+def _small_enough(value: list[Any]) -> bool:
+    """A list kept in a var: at most 16 lists deep and 100,000 elements in all, so copies stay cheap and safe."""
+    size, pending = 0, [(value, 1)]
+    while pending:
+        items, depth = pending.pop()
+        if depth > MAX_VALUE_DEPTH:
+            return False
+        size += len(items)
+        if size > MAX_VALUE_SIZE:
+            return False
+        pending.extend((item, depth + 1) for item in items if isinstance(item, list))
+    return True
+
+
 def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str], Any]:
     is_kind = type_name in set(item_kind.values())
 
@@ -524,13 +542,16 @@ def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callabl
         if type_name == "str":
             return value is None or isinstance(value, str)
         if type_name.startswith("list"):
-            return isinstance(value, list)
+            return isinstance(value, list) and _small_enough(value)
         if is_kind:
             return value is None or item_kind.get(value) == type_name if isinstance(value, str) else value is None
         return True
 
     def check(value: Any, where: str) -> Any:
         if not fits(value):
+            if isinstance(value, list):
+                raise ProgramError(f"{what} cannot hold a list more than {MAX_VALUE_DEPTH} deep or of more than "
+                                   f"{MAX_VALUE_SIZE} elements in all, in {where}")
             raise ProgramError(f"{what} holds a value of type {type_name}, not {value!r} in {where}")
         return value
 
