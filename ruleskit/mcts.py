@@ -129,7 +129,7 @@ def blind_copy(state: State, viewer: int) -> State:
     """
     if not is_simultaneous(state):
         return state
-    saved = state.to_json()
+    saved = state.clone().to_json()  # to_json shares the state's data: change only a copy
     picks = saved["data"]["flow"]["simul"]["picks"]
     if all(key == str(viewer) for key in picks):
         return state
