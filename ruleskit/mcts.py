@@ -97,6 +97,23 @@ class Node:
     visits: int = 0
 
 
+def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[int | None, float]:
+    """`depth=N` (playout decisions before the heuristic scores) and `c=X` (exploration), `:`-separated."""
+    for setting in text.split(":"):
+        key, _, value = setting.partition("=")
+        try:
+            if key == "depth" and int(value) >= 0:
+                depth = int(value)
+                continue
+            if key == "c" and float(value) >= 0:
+                exploration = float(value)
+                continue
+        except ValueError:
+            pass
+        raise PackError(f"bad mcts setting '{setting}': use depth=N or c=X (mcts:200:depth=8:c=0.7)")
+    return depth, exploration
+
+
 def rewards(state: State, measure: Any) -> list[float]:
     """Each player's reward in [0, 1]: the share of the others it beats, ties counting a half."""
     n = state.players
@@ -161,6 +178,9 @@ class MCTSBot:
                  playout_depth: int | None = None, exploration: float = EXPLORATION) -> None:
         self.game = game
         self.rng = random.Random(seed)
+        if isinstance(budget, str) and ":" in budget:  # mcts:200:depth=8:c=1.0
+            budget, settings = budget.split(":", 1)
+            playout_depth, exploration = parse_settings(settings, playout_depth, exploration)
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
         self.name = f"mcts:{self.budget}"
         self.measure: Any = game.heuristic or game.score
