@@ -41,6 +41,8 @@ class GameRecord:
     decisions: int
     groups: dict[str, list[str]]
     error: str | None = None
+    places: list[int] = attrs.Factory(list)
+    """Each seat's final place (1 is best, ties share a place); empty if the game did not finish."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -90,7 +92,8 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
     if log_dir is not None:
         write_log(state, Path(log_dir) / f"game-{index:05d}.jsonl")
     return GameRecord(index, seed, list(bots), list(result["winners"]) if result else [], reason,
-                      int(state.data["flow"]["turn"]), decisions, groups, error)
+                      int(state.data["flow"]["turn"]), decisions, groups, error,
+                      list(result["places"]) if result else [])
 
 
 # ---------------------------------------------------------------- worker processes

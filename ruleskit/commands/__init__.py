@@ -6,6 +6,6 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, compare, diff, play, replay, simulate, test
+from . import check, compare, diff, play, replay, simulate, test, tournament
 
-COMMANDS: list[ModuleType] = [check, replay, diff, test, play, simulate, compare]
+COMMANDS: list[ModuleType] = [check, replay, diff, test, play, simulate, compare, tournament]
