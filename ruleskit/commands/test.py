@@ -28,6 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
                         help="stop each game after N decisions (default: play to the end)")
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="run here (default) or on a Ray cluster, one task per player count; same results")
+    parser.add_argument("--address", metavar="ADDR", default=None,
+                        help="the Ray cluster to join (default: a local Ray instance); see docs/SCALING.md")
     parser.add_argument("--log", type=Path, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
     return run
@@ -64,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or Path(f"{game.name}-failure.jsonl")
     report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
                        apply_limit=args.apply_limit, shrink=not args.no_shrink,
-                       thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions)
+                       thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
+                        backend=args.backend, address=args.address)
     print(report.summary())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)
