@@ -160,8 +160,8 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
     shares = [(count, games // len(counts) + (1 if index < games % len(counts) else 0), seed + index)
               for index, count in enumerate(counts)]
     shares = [share for share in shares if share[1] > 0]
-    options = {"apply_limit": apply_limit, "decisions_per_turn": decisions_per_turn, "shrink": shrink,
-               "thorough_every": thorough_every, "max_decisions": max_decisions}
+    options: dict[str, Any] = {"apply_limit": apply_limit, "decisions_per_turn": decisions_per_turn,
+                               "shrink": shrink, "thorough_every": thorough_every, "max_decisions": max_decisions}
     if backend == "ray":
         from ..raybackend import check_counts_ray
 

@@ -69,3 +69,14 @@ def test_an_illegal_action_is_refused() -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match="not legal"):
         env.step(env.index.size - 1)
+
+
+def test_the_example_evaluates_an_agent() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent.parent
+    done = subprocess.run([sys.executable, "examples/rl/evaluate_agent.py", "connect_four", "--games", "4"],
+                          capture_output=True, text=True, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "central agent in seat 1" in done.stdout and "95% interval" in done.stdout
