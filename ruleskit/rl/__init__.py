@@ -1,7 +1,7 @@
 """Reinforcement learning: any pack as a PettingZoo AEC environment (extra `rl`).
 
     import ruleskit.rl
-    env = ruleskit.rl.env("ophir", players=3)
+    env = ruleskit.rl.env("PACK", players=3)
 
 See docs/RL.md for the observation layout and the action index.
 """

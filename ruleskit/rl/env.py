@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment for any pack: `ruleskit.rl.env("ophir", players=3)`.
+"""A PettingZoo AEC environment for any pack: `ruleskit.rl.env("PACK", players=3)`.
 
 Agents are `player_0` .. `player_{N-1}`. The agent to act is the player the
 engine waits for; at a simultaneous stage the players pick one after another,
