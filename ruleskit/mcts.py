@@ -17,8 +17,9 @@ One search serves every kind of pack:
 
 A playout plays random legal actions to the end of the game; if the pack has a
 heuristic, it stops after `playout_depth` decisions and the heuristic scores
-the position. Rewards lie in [0, 1]: the share of opponents a player beats
-(by final place, or by heuristic when cut short), ties counting a half.
+the position. Rewards lie in [0, 1]: the share of opponents a player beats by
+final place (ties a half), or, when cut short, a smooth step of its heuristic
+lead over each opponent.
 
 The bot draws everything from its own seeded `random.Random`, so a game with
 the same seed and an iteration budget replays identically; a time budget
@@ -115,21 +116,32 @@ def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[in
 
 
 def rewards(state: State, measure: Any) -> list[float]:
-    """Each player's reward in [0, 1]: the share of the others it beats, ties counting a half."""
+    """Each player's reward in [0, 1], averaged over its opponents.
+
+    At the end: 1 against an opponent it placed above, 0 below, a half for a
+    tie. Cut short: a smooth step of the heuristic difference (a logistic of
+    the difference over the values' size), so a bigger lead is worth more and
+    a small gain counts even far ahead or behind.
+    """
     n = state.players
     result = state.result
-    if result is not None:
-        # A lower place is better: place 1 beats place 2.
-        standing = [-float(place) for place in result["places"]]
-    else:
-        try:
-            standing = [float(state.evaluate(measure, p)) for p in range(n)]
-        except (RulesError, TypeError, ValueError):
-            return [0.5] * n
     if n < 2:
         return [1.0 if result is not None and 0 in result["winners"] else 0.5]
-    return [sum(1.0 if standing[p] > standing[q] else 0.5 if standing[p] == standing[q] else 0.0
-                for q in range(n) if q != p) / (n - 1) for p in range(n)]
+    if result is not None:
+        places = result["places"]
+        return [sum(1.0 if places[p] < places[q] else 0.5 if places[p] == places[q] else 0.0
+                    for q in range(n) if q != p) / (n - 1) for p in range(n)]
+    try:
+        values = [float(state.evaluate(measure, p)) for p in range(n)]
+    except (RulesError, TypeError, ValueError):
+        return [0.5] * n
+    return [sum(lead(values[p], values[q]) for q in range(n) if q != p) / (n - 1) for p in range(n)]
+
+
+def lead(mine: float, theirs: float) -> float:
+    """How far ahead `mine` is, in (0, 1): 0.5 when equal, scaled by the size of the values."""
+    scale = 1.0 + 0.25 * (abs(mine) + abs(theirs))
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, (mine - theirs) / scale))))
 
 
 def is_simultaneous(state: State) -> bool:
