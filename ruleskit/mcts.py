@@ -202,6 +202,7 @@ class MCTSBot:
         self.exploration = exploration
         self.kept: Node | None = None
         self.kept_history = 0
+        self.kept_action: tuple[int, str] | None = None
         self.last_iterations = 0
 
     # ------------------------------------------------------------- deciding
@@ -346,6 +347,7 @@ class MCTSBot:
         if child is not None:
             self.kept = child
             self.kept_history = len(state.history) + 1
+            self.kept_action = (player, chosen.id)
 
     def reused_root(self, state: State, player: int) -> Node | None:
         """The kept subtree for this position: follow the decisions taken since, if none drew chance."""
@@ -353,8 +355,8 @@ class MCTSBot:
         if node is None or has_hidden_information(state, player) or len(state.history) < self.kept_history:
             return None
         since = state.history[self.kept_history - 1:]
-        if not since or since[0].get("chance"):
-            return None
+        if not since or since[0].get("chance") or (since[0].get("player"), since[0].get("action")) != self.kept_action:
+            return None  # chance was drawn, or this is not the game the tree was built for
         for entry in since[1:]:
             if entry.get("chance") or "action" not in entry:
                 return None
