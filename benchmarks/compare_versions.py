@@ -22,8 +22,9 @@ What it measures, on identical Ophir games:
 Rounds interleave the two sides (the order alternates) at least 3 times; decisions/s is
 decisions over CPU time (time.process_time) in the worker, the ratio is new over old per round,
 and the table shows the medians over the rounds. It also measures, in fresh processes:
-`import ruleskit` and `ruleskit.load("ophir")` cold (an empty XDG_CACHE_HOME) and warm (the same
-cache folder after one load; and a second load in the same process), wall time, median of 5; and
+`import ruleskit` and `ruleskit.load("ophir")` cold (an empty cache folder, named to the engines by
+XDG_CACHE_HOME or the variables given with --cache-var) and warm (the same cache folder after one
+load; and a second load in the same process), wall time, median of 5; and
 `ruleskit simulate ophir --workers 1` and `--workers 2` (games/s as simulate reports it).
 Per-call costs (µs, median over positions of one random game per player count, wall time):
 `apply` of a random legal action to a copy whose actions were listed; `legal_actions`, the first
@@ -288,7 +289,8 @@ def measure_calls(sides: list[Side], worker: Path, work: Path, counts: list[int]
     return results
 
 
-def measure_loads(sides: list[Side], worker: Path, work: Path, repeats: int, say: Any) -> dict[str, Any]:
+def measure_loads(sides: list[Side], worker: Path, work: Path, repeats: int, cache_vars: list[str],
+                  say: Any) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for side in sides:
         say(f"{side.name} engine: load times...")
@@ -296,7 +298,7 @@ def measure_loads(sides: list[Side], worker: Path, work: Path, repeats: int, say
         for i in range(repeats):
             cache = work / f"cache-{side.name}-{i}"
             cache.mkdir()
-            env = {"XDG_CACHE_HOME": str(cache)}
+            env = {name: str(cache) for name in cache_vars}
             cold.append(side.task(worker, {"kind": "load", "pack": PACK}, work, env))
             warm.append(side.task(worker, {"kind": "load", "pack": PACK}, work, env))
         results[side.name] = {
@@ -381,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2, help="random games per player count (default 2)")
     parser.add_argument("--logs", type=int, default=2, help="logs replayed per player count (default 2)")
     parser.add_argument("--load-repeats", type=int, default=5, help="fresh processes per load figure (default 5)")
+    parser.add_argument("--cache-var", action="append", metavar="NAME",
+                        help="environment variable naming the folder where an engine caches compiled packs; "
+                             "cold loads point it at an empty folder (repeatable; default XDG_CACHE_HOME)")
     parser.add_argument("--simulate-games", type=int, default=8,
                         help="games per `ruleskit simulate` run (default 8; 0 skips simulate)")
     parser.add_argument("--seed", type=int, default=1)
@@ -417,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         results["games"] = measure_games(sides, worker, work, counts, args.games, args.logs, args.rounds,
                                          args.seed, say)
         results["calls"] = measure_calls(sides, worker, work, counts, args.seed, say)
-        results["loads"] = measure_loads(sides, worker, work, args.load_repeats, say)
+        results["loads"] = measure_loads(sides, worker, work, args.load_repeats,
+                                         args.cache_var or ["XDG_CACHE_HOME"], say)
         results["simulate"] = (measure_simulate(sides, work, args.simulate_games, say)
                                if args.simulate_games > 0 else {})
     finally:

@@ -344,3 +344,23 @@ def test_the_baseline_shuffles_its_own_deck_and_refuses_illegal_plays() -> None:
     copy = plain.clone(first)
     plain.apply(copy, plain.legal_actions(copy)[0])
     assert first.hands == again.hands  # a clone is independent
+
+
+def test_the_baseline_plays_complete_legal_games_with_its_own_shuffle() -> None:
+    plain = baseline("envoys")
+    for seed in range(60):
+        players = 2 + seed % 3
+        game = plain.new_game(players, seed)
+        chooser = random.Random(seed)
+        plays = 0
+        while not plain.is_terminal(game):
+            moves = plain.legal_actions(game)
+            assert moves and len(set(moves)) == len(moves)
+            plain.apply(game, moves[chooser.randrange(len(moves))])
+            plays += 1
+            cards = game.deck + game.aside + sum(game.hands, []) + sum(game.played, [])
+            assert sorted(cards) == sorted(plain.DECK)  # no card lost or made
+        assert plays <= 16 - 1 - players
+        assert game.reason in ("one envoy is left", "the draw pile ran out")
+        assert plain.legal_actions(game) == []
+        assert plain.winners(game) and all(not game.out[p] for p in plain.winners(game))

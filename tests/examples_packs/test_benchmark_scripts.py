@@ -1,0 +1,58 @@
+"""The comparison scripts under benchmarks/ run and play the same games on both sides.
+
+They measure speed; these tests check only what they compute besides time (that both sides made
+the same decisions, and the shape of the JSON they write), on tiny settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def run(script: str, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout)
+
+
+def test_compare_baselines_plays_the_same_games_on_both_sides(tmp_path: Path) -> None:
+    out = tmp_path / "baselines.json"
+    done = run("compare_baselines.py", "--rounds", "3", "--games", "6", "--baseline-repeats", "1",
+               "--json", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    assert [g["game"] for g in results["games"]] == ["connect_four", "envoys"]
+    for game in results["games"]:
+        assert game["same_games"] is True
+        assert len(game["rounds"]) == 3
+        assert game["decisions_per_round"] > 6
+        assert game["ratio_median"] > 0
+        assert set(game["pack_calls"]) >= {"legal_actions_us", "apply_us", "clone_us"}
+    assert "connect_four" in done.stdout and "envoys" in done.stdout
+
+
+def test_compare_baselines_refuses_fewer_than_three_rounds() -> None:
+    done = run("compare_baselines.py", "--rounds", "2", timeout=120)
+    assert done.returncode != 0
+    assert "at least 3" in done.stderr
+
+
+@pytest.mark.skipif(not os.environ.get("RULESKIT_SLOW"), reason="installs an older commit with pip; set RULESKIT_SLOW=1")
+def test_compare_versions_installs_the_old_commit_and_replays_the_same_logs(tmp_path: Path) -> None:
+    out = tmp_path / "versions.json"
+    done = run("compare_versions.py", "--rounds", "3", "--games", "1", "--logs", "1", "--players", "2",
+               "--simulate-games", "2", "--load-repeats", "1", "--json", str(out), timeout=1800)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    rows = results["games"]["rows"]
+    assert [(r["mode"], r["players"]) for r in rows] == [("random", 2), ("replay", 2)]
+    assert all(r["same_games"] and r["replays_match_logs"] for r in rows)
+    assert set(results["loads"]) == {"old", "new"}
+    assert set(results["simulate"]["new"]) >= {"1", "2"}
