@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from .errors import PackError, RulesError, did_you_mean
 from .game import Game
+from .mcts import MCTSBot
 from .runtime.engine import Action
 from .runtime.state import State
 
@@ -71,8 +72,12 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, game: Game, seed: int, samples: int = 1) -> None:
+    def __init__(self, game: Game, seed: int, samples: int | str = 1) -> None:
         self.rng = random.Random(seed)
+        if isinstance(samples, str):
+            if not samples.isdigit() or int(samples) < 1:
+                raise PackError(f"greedy takes a number of samples (greedy:3), not '{samples}'")
+            samples = int(samples)
         self.samples = samples
         self.measure: Callable[..., Any] = game.heuristic or game.score
 
@@ -124,18 +129,75 @@ class GreedyBot:
         return float(state.evaluate(self.measure, player))
 
 
-BOTS: dict[str, Callable[[Game, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BotFactory = Callable[..., Bot]
+"""Builds a bot: `factory(game, seed)`, or `factory(game, seed, option)` when the spec has `:option`."""
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+ENTRY_POINT_GROUP = "ruleskit.bots"
+
+
+def installed_bots() -> dict[str, BotFactory]:
+    """The built-in bots and those installed packages declare in the `ruleskit.bots` entry-point group."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, BotFactory] = dict(BOTS)
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name not in found:
+            found[point.name] = _lazy_entry_point(point)
+    return found
+
+
+def _lazy_entry_point(point: Any) -> BotFactory:
+    def build(*args: Any) -> Bot:
+        try:
+            factory = point.load()
+        except Exception as exc:  # a broken plug-in must not take the whole command down unexplained
+            raise PackError(f"bot '{point.name}' ({point.value}) failed to load: {exc}") from None
+        return factory(*args)
+    return build
+
+
+def bot_factory(spec: str) -> tuple[BotFactory, str | None]:
+    """The factory for a bot spec and its option: `name`, `name:option`, or `package.module:Class[:option]`."""
+    name, _, option = spec.strip().partition(":")
+    known = installed_bots()
+    if name in known:
+        return known[name], option or None
+    if option:
+        class_name, _, class_option = option.partition(":")
+        return _import_bot(name, class_name), class_option or None
+    raise PackError(f"unknown bot '{name}'; bots: {', '.join(known)}, or package.module:Class",
+                    hint=did_you_mean(name, known))
+
+
+def _import_bot(module_name: str, class_name: str) -> BotFactory:
+    from importlib import import_module
+
+    try:
+        module = import_module(module_name)
+    except ImportError as exc:
+        raise PackError(f"cannot import bot module '{module_name}': {exc}") from None
+    factory = getattr(module, class_name, None)
+    if not callable(factory):
+        raise PackError(f"module '{module_name}' has no bot class '{class_name}'")
+    return factory
 
 
 def check_bot_names(names: list[str]) -> None:
     for name in names:
-        if name not in BOTS:
-            raise PackError(f"unknown bot '{name}'; bots: {', '.join(BOTS)}", hint=did_you_mean(name, BOTS))
+        bot_factory(name)
 
 
-def make_bot(name: str, game: Game, seed: int) -> Bot:
-    check_bot_names([name])
-    return BOTS[name](game, seed)
+def make_bot(spec: str, game: Game, seed: int) -> Bot:
+    """The bot a spec names, seeded; see docs/BOTS.md for the protocol a bot follows."""
+    factory, option = bot_factory(spec)
+    try:
+        bot = factory(game, seed) if option is None else factory(game, seed, option)
+    except TypeError as exc:
+        raise PackError(f"bot '{spec}' could not be made: {exc}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise PackError(f"bot '{spec}' has no choose(state, player) method")
+    return bot
 
 
 def seat_bots(names: list[str], players: int) -> list[str]:

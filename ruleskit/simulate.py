@@ -41,6 +41,8 @@ class GameRecord:
     decisions: int
     groups: dict[str, list[str]]
     error: str | None = None
+    places: list[int] = attrs.Factory(list)
+    """Each seat's final place (1 is best, ties share a place); empty if the game did not finish."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -90,7 +92,8 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
     if log_dir is not None:
         write_log(state, Path(log_dir) / f"game-{index:05d}.jsonl")
     return GameRecord(index, seed, list(bots), list(result["winners"]) if result else [], reason,
-                      int(state.raw["flow"]["turn"]), decisions, groups, error)
+                      int(state.raw["flow"]["turn"]), decisions, groups, error,
+                      list(result["places"]) if result else [])
 
 
 # ---------------------------------------------------------------- worker processes
@@ -112,8 +115,9 @@ def _run_chunk(indices: list[int], players: int, seed: int, bots: list[str], rot
 
 def run_games(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
               rotate: bool = False, log_dir: str | Path | None = None,
-              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
-    """Play `games` games, in `workers` local processes; records come back in game order."""
+              progress: Callable[[int], None] | None = None, backend: str = "local",
+              address: str | None = None) -> list[GameRecord]:
+    """Play `games` games, in `workers` local processes or on Ray; records come back in game order."""
     if games < 1:
         raise PackError("the number of games must be at least 1")
     if workers < 1:
@@ -122,6 +126,14 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
         Path(log_dir).mkdir(parents=True, exist_ok=True)
     logs = str(log_dir) if log_dir is not None else None
     records: list[GameRecord] = []
+    if backend == "ray":
+        from .raybackend import run_games_ray
+
+        size = max(1, min(25, games // 16))
+        chunks = [list(range(start, min(start + size, games))) for start in range(0, games, size)]
+        return run_games_ray(game, chunks, players, bots, seed, rotate, logs, address, progress)
+    if backend != "local":
+        raise PackError(f"unknown backend '{backend}': local or ray")
     if workers == 1:
         for i in range(games):
             records.append(play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, logs))
@@ -208,11 +220,12 @@ TIMING_KEYS = ("workers", "seconds", "games_per_second", "decisions_per_second")
 
 def simulate(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
              rotate: bool = False, log_dir: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None, backend: str = "local",
+             address: str | None = None) -> dict[str, Any]:
     """Run a simulation and return its summary; `bots` names one bot for all seats or one per seat."""
     if not game.min_players <= players <= game.max_players:
         raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
     bots = seat_bots(bots, players)
     started = time.perf_counter()
-    records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress)
+    records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress, backend, address)
     return summarize(game, records, players, seed, bots, time.perf_counter() - started, workers, rotate)

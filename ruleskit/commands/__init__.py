@@ -6,6 +6,7 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, compare, compile, diff, lsp, new, play, replay, schema, serve, simulate, test
+from . import check, compare, compile, diff, lsp, new, play, replay, schema, serve, simulate, test, tournament
 
-COMMANDS: list[ModuleType] = [check, compile, replay, diff, test, play, serve, simulate, compare, new, schema, lsp]
+COMMANDS: list[ModuleType] = [check, compile, replay, diff, test, play, serve, simulate, compare, tournament, new, schema,
+                              lsp]

@@ -34,8 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the pack's nearest player count)")
     parser.add_argument("--bots", default="random",
-                        help="one bot for every seat, or a comma-separated bot per seat: random, greedy "
-                             "(default random)")
+                        help="one bot for every seat, or a comma-separated bot per seat: random, greedy, "
+                             "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md; default random)")
     parser.add_argument("--rotate", action="store_true",
                         help="rotate the bots one seat per game, so win rates by bot are not seat-biased")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0); game i uses a seed "
@@ -48,6 +48,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         "FILE (.png or .svg; needs the 'plot' extra: pip install 'ruleskit[plot]')")
     parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="local processes (default) or a Ray cluster; the same results either way")
+    parser.add_argument("--address", metavar="ADDR", default=None,
+                        help="the Ray cluster to join (default: a local Ray instance); see docs/SCALING.md")
     return run
 
 
@@ -75,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("games", total=args.games)
         summary = simulate(game, args.games, players, bots, seed=args.seed, workers=workers, rotate=args.rotate,
-                           log_dir=args.log_dir, progress=lambda n: progress.advance(task, n))
+                           log_dir=args.log_dir, progress=lambda n: progress.advance(task, n),
+                           backend=args.backend, address=args.address)
     if args.json == "-":
         print(json.dumps(summary, indent=2))
     else:

@@ -30,6 +30,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
                         help="stop each game after N decisions (default: play to the end)")
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="run here (default) or on a Ray cluster, one task per player count; same results")
+    parser.add_argument("--address", metavar="ADDR", default=None,
+                        help="the Ray cluster to join (default: a local Ray instance); see docs/SCALING.md")
     parser.add_argument("--log", type=Path, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
@@ -92,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
                             apply_limit=args.apply_limit, shrink=not args.no_shrink,
                             thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
-                            progress=advance)
+                            progress=advance, backend=args.backend, address=args.address)
     if args.json:
         print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
                           "attempts": report.attempts, "decisions": report.decisions, "cut_short": report.cut_short,

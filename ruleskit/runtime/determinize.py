@@ -24,6 +24,9 @@ def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int) -> N
     """Re-seed the stream and redraw everything hidden from `viewer`, in place."""
     data["rng"] = rng.seed_state(seed)
     _redeal_hidden_zones(model, data, viewer)
+    simul = data["flow"].get("simul")
+    if simul is not None:  # others' secret picks are unknown to the viewer: in the copy they have not picked yet
+        simul["picks"] = {seat: pick for seat, pick in simul["picks"].items() if seat == str(viewer)}
     for p, values in enumerate(data["pv"]):
         if p == viewer:
             continue

@@ -142,13 +142,16 @@ class _Recorder:
 
 
 def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
-              out: Path | None = None, apply_limit: int | None = None,
-              decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
-              thorough_every: int = 1, max_decisions: int | None = None,
-              progress: Callable[[Report], None] | None = None) -> Report:
+               out: Path | None = None, apply_limit: int | None = None,
+               decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
+               thorough_every: int = 1, max_decisions: int | None = None, backend: str = "local",
+               address: str | None = None, progress: Callable[[Report], None] | None = None) -> Report:
     """Play about `games` random games (split over the player counts) and check them.
 
-    `progress`, if given, is called with the report after every game tried (shrinking included).
+    Each player count is its own run, seeded from `seed` and its position, so
+    the `ray` backend (one task per count) reports exactly what a local run does.
+    `progress`, if given, is called with the report so far after every game tried (shrinking included),
+    in a local run.
     """
     game = game_of(pack)
     counts = players or list(range(game.min_players, game.max_players + 1))
@@ -157,13 +160,31 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
     report = Report(game.name, invariants=len(game.invariants), thorough_every=thorough_every)
     started = time.perf_counter()
-    for index, count in enumerate(counts):
-        share = games // len(counts) + (1 if index < games % len(counts) else 0)
-        if share <= 0:
-            continue
-        strategy = random_games(game, count, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn,
-                                thorough_every=thorough_every, max_decisions=max_decisions)
-        failure = _run_count(strategy, share, seed + index, report, shrink, progress)
+    shares = [(count, games // len(counts) + (1 if index < games % len(counts) else 0), seed + index)
+              for index, count in enumerate(counts)]
+    shares = [share for share in shares if share[1] > 0]
+    options: dict[str, Any] = {"apply_limit": apply_limit, "decisions_per_turn": decisions_per_turn,
+                               "shrink": shrink, "thorough_every": thorough_every, "max_decisions": max_decisions}
+    if backend == "ray":
+        from ..raybackend import check_counts_ray
+
+        parts: Any = check_counts_ray(game, shares, options, address)
+    elif backend == "local":
+        def step(part: Report) -> None:
+            if progress is not None:
+                progress(_combined(report, part))
+
+        parts = (check_count(game, count, share, run_seed, progress=step, **options)
+                 for count, share, run_seed in shares)
+    else:
+        raise PackError(f"unknown backend '{backend}': local or ray")
+    for part, failure in parts:  # in count order; a local run stops at the first failure
+        for count, finished in part.games.items():
+            report.games[count] = report.games.get(count, 0) + finished
+        report.attempts += part.attempts
+        report.decisions += part.decisions
+        report.cut_short += part.cut_short
+        report.problems.extend(part.problems)
         if failure is not None:
             report.failure = failure
             break
@@ -171,6 +192,29 @@ def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] 
     if report.failure is not None and out is not None:
         write_failure_log(game, report.failure, out)
     return report
+
+
+def check_count(game: Game, count: int, share: int, seed: int, *, apply_limit: int | None,
+                decisions_per_turn: int, shrink: bool, thorough_every: int,
+                max_decisions: int | None, progress: Callable[[Report], None] | None = None
+                ) -> tuple[Report, Failure | None]:
+    """Property-test `share` random games of `count` players from `seed`: what ran, and the failure found."""
+    part = Report(game.name)
+    strategy = random_games(game, count, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn,
+                            thorough_every=thorough_every, max_decisions=max_decisions)
+    return part, _run_count(strategy, share, seed, part, shrink, progress)
+
+
+def _combined(done: Report, running: Report) -> Report:
+    """The counts finished so far and those of the player count running now, for progress reports."""
+    both = Report(done.pack)
+    for report in (done, running):
+        for count, finished in report.games.items():
+            both.games[count] = both.games.get(count, 0) + finished
+        both.attempts += report.attempts
+        both.decisions += report.decisions
+    both.failure = running.failure or done.failure
+    return both
 
 
 def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, report: Report,

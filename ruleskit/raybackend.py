@@ -1,0 +1,95 @@
+"""Spreading simulations and property tests over a Ray cluster (extra `ray`).
+
+A game's outcome depends only on the master seed and its index (see
+`simulate`), and a property-test run of one player count only on its seed, so
+the cluster gives exactly the local results: the work is cut into the same
+pieces, each piece runs the same code wherever it lands, and the results are
+put back in order.
+
+Each worker loads the pack itself, by its built-in name or its folder
+(`log.pack_ref`): on a real cluster the pack folder must exist at the same path
+on every node (or be a built-in pack), and ruleskit must be installed there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import PackError
+from .game import Game, load
+from .log import pack_ref
+
+_GAMES: dict[str, Game] = {}
+
+
+def ray_module(address: str | None = None) -> Any:
+    """The ray module, connected to `address` (or a local instance) unless already connected."""
+    try:
+        import ray
+    except ImportError:
+        raise PackError("the ray backend needs Ray: pip install 'ruleskit[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, log_to_driver=False, include_dashboard=False)
+    return ray
+
+
+def _game(ref: str) -> Game:
+    if ref not in _GAMES:
+        _GAMES[ref] = load(ref)
+    return _GAMES[ref]
+
+
+def _play_chunk(ref: str, indices: list[int], players: int, seed: int, bots: list[str], rotate: bool,
+                log_dir: str | None) -> list[Any]:
+    from .simulate import game_seed, play_game, seats_for
+
+    game = _game(ref)
+    return [play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir) for i in indices]
+
+
+def run_games_ray(game: Game, chunks: list[list[int]], players: int, bots: list[str], seed: int, rotate: bool,
+                  log_dir: str | None, address: str | None,
+                  progress: Callable[[int], None] | None = None) -> list[Any]:
+    """The game records of every chunk, played as Ray tasks; in game order."""
+    ray = ray_module(address)
+    task = ray.remote(_play_chunk)
+    ref = pack_ref(game)
+    pending = [task.remote(ref, chunk, players, seed, bots, rotate, log_dir) for chunk in chunks]
+    records: list[Any] = []
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for finished in ray.get(done):
+            records.extend(finished)
+            if progress:
+                progress(len(finished))
+    records.sort(key=lambda r: r.index)
+    return records
+
+
+def _check_count(ref: str, count: int, share: int, seed: int, options: dict[str, Any]) -> tuple[Any, Any, Any]:
+    from .testing.runner import check_count
+
+    part, failure = check_count(_game(ref), count, share, seed, **options)
+    saved = None
+    if failure is not None and failure.state is not None:
+        # A state holds its compiled game: send it as JSON, rebuilt against the driver's game.
+        saved, failure.state = failure.state.to_json(), None
+    return part, failure, saved
+
+
+def check_counts_ray(game: Game, shares: list[tuple[int, int, int]], options: dict[str, Any],
+                     address: str | None) -> list[tuple[Any, Any]]:
+    """Each (player count, games, seed) property-tested as one Ray task; results in the order given."""
+    from .runtime.state import State
+
+    ray = ray_module(address)
+    task = ray.remote(_check_count)
+    ref = pack_ref(game)
+    results = []
+    for part, failure, saved in ray.get([task.remote(ref, count, share, seed, options)
+                                         for count, share, seed in shares]):
+        if failure is not None and saved is not None:
+            failure.state = State.from_json(game, saved)
+        results.append((part, failure))
+    return results

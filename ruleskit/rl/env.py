@@ -1,0 +1,157 @@
+"""A PettingZoo AEC environment for any pack: `ruleskit.rl.env("PACK", players=3)`.
+
+Agents are `player_0` .. `player_{N-1}`. The agent to act is the player the
+engine waits for; at a simultaneous stage the players pick one after another,
+each seeing only its own view, so no one sees the others' secret picks.
+
+- observation: `{"observation": float32 vector (see layout.py),
+  "action_mask": int8 vector over the action index (see actions.py)}`;
+  only the acting agent's mask has ones.
+- action: a number of the action index whose mask entry is 1.
+- reward: 0 until the end; then, for each player, 2 x (share of opponents it
+  beats by final place, ties a half) - 1: +1 for a two-player win, -1 for a
+  loss, 0 for a draw.
+- termination: the game ended; truncation: it ran past `max_decisions`.
+- `reset(seed=S)` starts the game with seed S, so equal seeds and actions give
+  equal games; without a seed, each reset draws the next seed from the last.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..errors import PackError
+from ..game import Game, load
+from ..mcts import rewards
+from ..runtime.state import State
+from .actions import ActionIndex
+from .layout import ObservationLayout
+
+MAX_DECISIONS = 20_000
+
+
+_INDEXES: dict[tuple[str, int], ActionIndex] = {}
+
+
+def action_index(game: Game, players: int) -> ActionIndex:
+    """The pack's action index, built once per pack content and player count (it plays sample games)."""
+    key = (game.content_hash, players)
+    if key not in _INDEXES:
+        _INDEXES[key] = ActionIndex(game, players)
+    return _INDEXES[key]
+
+
+class RulesEnv(AECEnv):
+    """Any ruleskit pack as a PettingZoo AEC environment (see the module notes)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "ruleskit_v0", "is_parallelizable": False}
+
+    def __init__(self, game: Game, players: int, render_mode: str | None = None,
+                 max_decisions: int = MAX_DECISIONS) -> None:
+        super().__init__()
+        if not game.min_players <= players <= game.max_players:
+            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        self.game = game
+        self.players = players
+        self.render_mode = render_mode
+        self.max_decisions = max_decisions
+        self.layout = ObservationLayout(game, players)
+        self.index = action_index(game, players)
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.agent_name_mapping = {agent: p for p, agent in enumerate(self.possible_agents)}
+        self._observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.index.size,), np.int8),
+        }) for agent in self.possible_agents}
+        self._action_spaces = {agent: spaces.Discrete(self.index.size) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self.state_: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------- the game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._seeds.getrandbits(63)
+        self.state_ = self.game.new_game(players=self.players, seed=game_seed)
+        self.decisions = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select_next()
+
+    def _select_next(self) -> None:
+        state = self.state_
+        assert state is not None
+        if not state.is_terminal and self.decisions < self.max_decisions:
+            self.agent_selection = self.possible_agents[state.players_to_decide()[0]]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state_
+        assert state is not None, "call reset() first"
+        player = self.agent_name_mapping[agent]
+        mask = np.zeros(self.index.size, dtype=np.int8)
+        deciding = not state.is_terminal and agent == self.agent_selection
+        if deciding:
+            for slot in self.index.slots(state, player):
+                mask[slot] = 1
+        pending_for_me = state.pending is not None and state.pending["player"] == player
+        return {"observation": self.layout.encode(state.view(player), player, pending_for_me),
+                "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state_
+        assert state is not None
+        player = self.agent_name_mapping[agent]
+        legal = self.index.slots(state, player)
+        if action is None or int(action) not in legal:
+            raise ValueError(f"action {action} is not legal for {agent} now; legal: {sorted(legal)}")
+        self._cumulative_rewards[agent] = 0.0
+        state.apply(legal[int(action)])
+        self.decisions += 1
+        if state.is_terminal:
+            values = rewards(state, None)
+            for p, name in enumerate(self.possible_agents):
+                self.rewards[name] = 2.0 * values[p] - 1.0
+                self.terminations[name] = True
+            self.infos = {name: {"result": state.result} for name in self.agents}
+        elif self.decisions >= self.max_decisions:
+            self.truncations = {name: True for name in self.agents}
+        self._select_next()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state_ is None:
+            return None
+        state = self.state_
+        return f"{state!r}\n" + "\n".join(f"{a.id}: {a.label}" for a in state.legal_actions())
+
+    def close(self) -> None:
+        self.state_ = None
+
+
+def env(pack: str | Game, players: int | None = None, render_mode: str | None = None,
+        max_decisions: int = MAX_DECISIONS) -> RulesEnv:
+    """A PettingZoo AEC environment for a pack (a name, a folder or a loaded Game)."""
+    game = load(pack) if isinstance(pack, str) else pack
+    return RulesEnv(game, players if players is not None else game.min_players, render_mode, max_decisions)

@@ -1,0 +1,97 @@
+"""Tournaments: every group of bots plays every seat rotation; ratings with uncertainty.
+
+With P players a game and B bots, every combination of P bots (a pairing when
+P is 2) plays `games` games, rotated one seat per game so each bot takes every
+seat. Pairing k uses the master seed mixed with k, and its game i the seed
+derived from that, as in `simulate`: results do not depend on the number of
+worker processes.
+
+Ratings come from openskill's Plackett-Luce model (a TrueSkill-like Bayesian
+rating): each bot has a mean skill `mu` and an uncertainty `sigma`; the
+conservative `ordinal` (mu - 3 sigma) orders the table. Games are rated in a
+fixed order (pairing, then game), so ratings repeat exactly. A game stopped
+before its end (error or decision limit) is not rated.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .bots import derive_seed, seat_bots
+from .errors import PackError
+from .game import Game
+from .simulate import GameRecord, run_games
+from .stats import rate_entry
+
+TOURNAMENT_SALT = 104729
+
+
+def pairings(bots: list[str], players: int) -> list[list[str]]:
+    """Every combination of `players` different bots, in the order the bots were named."""
+    if len(set(bots)) != len(bots):
+        raise PackError("a tournament names each bot once")
+    if len(bots) < players:
+        raise PackError(f"a {players}-player tournament needs at least {players} bots, not {len(bots)}")
+    return [list(group) for group in itertools.combinations(bots, players)]
+
+
+def rating_model() -> Any:
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise PackError("tournaments rate bots with openskill: pip install 'ruleskit[tournament]'") from None
+    return PlackettLuce()
+
+
+def rate(records: list[GameRecord], bots: list[str]) -> dict[str, Any]:
+    """Each bot's openskill rating after the finished games, rated in order."""
+    model = rating_model()
+    ratings = {bot: model.rating(name=bot) for bot in bots}
+    for record in records:
+        if record.error is not None or not record.places:
+            continue
+        teams = [[ratings[bot]] for bot in record.bots]
+        rated = model.rate(teams, ranks=[float(place) for place in record.places])
+        for bot, (new,) in zip(record.bots, rated, strict=True):
+            ratings[bot] = new
+    return ratings
+
+
+def tournament(game: Game, bots: list[str], games: int, players: int, seed: int = 0, workers: int = 1,
+               progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play every pairing `games` times with rotating seats; wins, shared wins and ratings by bot."""
+    if not game.min_players <= players <= game.max_players:
+        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+    seat_bots(bots, len(bots))  # every spec names a bot
+    groups = pairings(bots, players)
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    matches = []
+    for k, group in enumerate(groups):
+        played = run_games(game, games, players, group, seed=derive_seed(seed, TOURNAMENT_SALT, k),
+                           workers=workers, rotate=True, progress=progress)
+        records.extend(played)
+        wins = {bot: 0.0 for bot in group}
+        for record in played:
+            for winner in record.winners:
+                wins[record.bots[winner]] += 1.0 / len(record.winners)
+        matches.append({"bots": group, "games": len(played), "wins": {b: round(w, 6) for b, w in wins.items()},
+                        "errors": sum(1 for r in played if r.error is not None)})
+    seconds = time.perf_counter() - started
+    ratings = rate(records, bots)
+    table = []
+    for bot in bots:
+        won = sum(1.0 / len(r.winners) for r in records for s in r.winners if r.bots[s] == bot)
+        played_games = sum(1 for r in records if bot in r.bots)
+        rating = ratings[bot]
+        table.append({"bot": bot, "mu": round(rating.mu, 4), "sigma": round(rating.sigma, 4),
+                      "ordinal": round(rating.ordinal(), 4), **rate_entry(won, played_games)})
+    table.sort(key=lambda row: (-row["ordinal"], row["bot"]))
+    errors = [f"{', '.join(r.bots)} game {r.index} (seed {r.seed}): {r.error}" for r in records if r.error]
+    return {"pack": game.name, "version": game.version, "players": players, "seed": seed,
+            "games_per_pairing": games, "games": len(records), "bots": list(bots), "ratings": table,
+            "pairings": matches, "errors": errors, "rating_model": "openskill PlackettLuce",
+            "seconds": round(seconds, 3), "workers": workers}

@@ -1,0 +1,82 @@
+"""The PettingZoo environment: PettingZoo's own API and seed tests, and what the numbers mean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import ruleskit  # noqa: E402
+import ruleskit.rl  # noqa: E402
+
+PACKS = Path(__file__).resolve().parent.parent / "packs"
+CASES = [("ophir", 3), ("connect_four", 2), ("envoys", 3), (str(PACKS / "card_duel"), 3)]
+
+
+@pytest.mark.parametrize(("pack", "players"), CASES)
+def test_pettingzoo_api_and_seed_tests_pass(pack: str, players: int) -> None:
+    game = ruleskit.load(pack)
+    api_test(ruleskit.rl.env(game, players=players), num_cycles=120)
+    seed_test(lambda: ruleskit.rl.env(game, players=players), num_cycles=60)
+
+
+def _drop(env: ruleskit.rl.RulesEnv, column: int) -> None:
+    slot = env.index.position[f"drop:col{column}"]
+    assert env.observe(env.agent_selection)["action_mask"][slot] == 1
+    env.step(slot)
+
+
+def test_connect_four_board_and_mask_read_as_the_grid() -> None:
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=1)
+    assert env.index.ids[:7] == [f"drop:col{c}" for c in range(1, 8)]
+    mask = env.observe("player_0")["action_mask"]
+    assert list(np.flatnonzero(mask)) == list(range(7))
+    assert not env.observe("player_1")["action_mask"].any()  # not its turn
+    _drop(env, 3)
+    # The disc is at the bottom of column 3 as the first player's colour, from either seat's side.
+    first = env.observe("player_0")["observation"]
+    second = env.observe("player_1")["observation"]
+    assert first.shape == second.shape == (env.layout.size,)
+    assert not np.array_equal(first, second)  # seats are counted from the observer
+    for column in (4, 3, 4, 3, 4):
+        _drop(env, column)
+    _drop(env, 3)  # four in column 3 for the first player
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+
+
+def test_a_hidden_hand_does_not_show_in_the_others_observation() -> None:
+    env = ruleskit.rl.env(str(PACKS / "card_duel"), players=3)
+    env.reset(seed=4)
+    state = env.state_
+    assert state is not None
+    before = env.observe("player_1")["observation"]
+    mine = env.observe("player_0")["observation"]
+    hands = state.data["z"]
+    hands["hand@0"], hands["hand@2"] = hands["hand@2"], hands["hand@0"]  # same sizes, other cards
+    assert np.array_equal(env.observe("player_1")["observation"], before)
+    assert not np.array_equal(env.observe("player_0")["observation"], mine)
+
+
+def test_an_illegal_action_is_refused() -> None:
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(env.index.size - 1)
+
+
+def test_the_example_evaluates_an_agent() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent.parent
+    done = subprocess.run([sys.executable, "examples/rl/evaluate_agent.py", "connect_four", "--games", "4"],
+                          capture_output=True, text=True, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "central agent in seat 1" in done.stdout and "95% interval" in done.stdout

@@ -1,0 +1,69 @@
+"""Bots from outside ruleskit: `package.module:Class` specs and the `ruleskit.bots` entry-point group."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+from search_support import RACE
+
+import ruleskit
+from ruleskit.bots import make_bot, seat_bots
+from ruleskit.errors import PackError
+from ruleskit.simulate import play_game
+
+BOT_MODULE = '''
+class FirstBot:
+    """Always the first legal action; an option, if given, is kept to show it arrives."""
+
+    name = "first"
+
+    def __init__(self, game, seed, option=None):
+        self.option = option
+
+    def choose(self, state, player):
+        return state.legal_actions(player)[0]
+'''
+
+
+@pytest.fixture()
+def bot_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "my_bots.py").write_text(BOT_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    yield "my_bots"
+    sys.modules.pop("my_bots", None)
+
+
+def test_a_bot_class_named_by_module_path_plays(bot_module: str) -> None:
+    game = ruleskit.load(RACE)
+    bot = make_bot(f"{bot_module}:FirstBot", game, 1)
+    assert bot.option is None  # type: ignore[attr-defined]
+    assert make_bot(f"{bot_module}:FirstBot:fast", game, 1).option == "fast"  # type: ignore[attr-defined]
+    record = play_game(game, 2, 3, [f"{bot_module}:FirstBot", "random"])
+    assert record.error is None and record.reason
+
+
+def test_a_bot_installed_under_the_entry_point_group_is_found_by_name(
+        bot_module: str, tmp_path: Path) -> None:
+    info = tmp_path / "my_bots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-bots\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[ruleskit.bots]\nfirst = {bot_module}:FirstBot\n", encoding="utf-8")
+    importlib.invalidate_caches()
+    game = ruleskit.load(RACE)
+    assert seat_bots(["first", "random"], 2) == ["first", "random"]
+    assert make_bot("first:x", game, 1).option == "x"  # type: ignore[attr-defined]
+
+
+def test_bad_bot_specs_are_explained(bot_module: str) -> None:
+    game = ruleskit.load(RACE)
+    for spec, message in (("nosuchmodule_xyz:Bot", "cannot import bot module 'nosuchmodule_xyz'"),
+                          (f"{bot_module}:Missing", "has no bot class 'Missing'"),
+                          ("randm", "unknown bot 'randm'"),
+                          ("random:3", "could not be made"),
+                          ("greedy:lots", "greedy takes a number of samples")):
+        with pytest.raises(PackError, match=message):
+            make_bot(spec, game, 1)
