@@ -14,7 +14,8 @@ HELP = "Play a pack in a web browser (hot-seat, bots, a page per seat), or repla
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", nargs="?",
-                        help="pack or variant folder, or a built-in pack name (not needed with --log)")
+                        help="pack or variant folder, or a built-in pack name (with --log: the folder of the log's "
+                             "pack, unless it is built in)")
     parser.add_argument("--log", metavar="LOG", help="replay this JSON Lines game log instead of playing")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only)")
@@ -45,9 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..web.replay import LogReplay
 
     if args.log:
-        if args.pack:
-            raise PackError("give a PACK to play or --log LOG to replay, not both")
-        app = replay_app(LogReplay(args.log))
+        app = replay_app(LogReplay(args.log, args.pack))  # PACK names the folder of a log's pack
         path = "/replay"
     else:
         if not args.pack:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ReplayMismatch
+from ..game import Game
 from ..log import read_log, replay
 from ..runtime.state import State
 from ..tableau import Tableau, full_view
@@ -21,9 +22,11 @@ MAX_STEPS = 100_000
 class LogReplay:
     """Every state of one logged game."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, pack: str | Path | Game | None = None) -> None:
+        """`pack` is the pack folder the log was written with (a log never chooses one); a built-in pack is
+        found from the log itself."""
         self.path = str(path)
-        final = replay(path)  # raises ReplayMismatch or PackError, located in the log
+        final = replay(path, pack)  # raises ReplayMismatch or PackError, located in the log
         self.game = final.game
         self.tableau = Tableau(self.game)
         header = read_log(path)[0]

@@ -20,7 +20,8 @@ from ..bots import Bot, check_bot_names, derive_seed, make_bot
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import log_lines, pack_ref
-from ..play import BOT_SEED_SALT, HUMAN, SAVE_FORMAT, revealed
+from ..play import BOT_SEED_SALT, HUMAN, revealed
+from ..saves import SAVE_FORMAT
 from ..runtime.state import State
 from ..tableau import Tableau
 from .events import chance_text, decision_texts, message_texts

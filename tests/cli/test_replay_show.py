@@ -30,16 +30,16 @@ def log(tmp_path: Path) -> Path:
 
 
 def test_states_are_those_of_the_game(log: Path) -> None:
-    states, labels = replay_states(log)
+    states, labels = replay_states(log, pack=SHOWN)
     assert len(states) == len(labels) == 6
     assert [len(s.history) for s in states] == [1, 2, 3, 4, 5, 6]
     assert labels[1] == "Roll the die" and labels[2].startswith("Step to")
-    assert states[-1].to_json() == ruleskit.log.replay(log).to_json()
+    assert states[-1].to_json() == ruleskit.log.replay(log, SHOWN).to_json()
 
 
 def test_show_moves_forwards_backwards_and_changes_seat(log: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     prompts = script(["n", "", "p", "g 5", "n", "seat 2", "first", "p", "nonsense", "q"])
-    assert main(["replay", str(log), "--show", "--quiet"]) == 0
+    assert main(["replay", str(log), str(SHOWN), "--show", "--quiet"]) == 0
     out = capsys.readouterr().out
     steps = [int(s) for s in re.findall(r"step (\d+)/5", out)]
     assert steps == [0, 1, 2, 1, 5, 5, 0]         # "n" at the end and "p" at the start move nowhere
@@ -53,6 +53,6 @@ def test_show_moves_forwards_backwards_and_changes_seat(log: Path, script, capsy
 
 
 def test_replay_json(log: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["replay", str(log), "--json"]) == 0
+    assert main(["replay", str(log), str(SHOWN), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True and report["decisions"] == 5 and report["players"] == 2

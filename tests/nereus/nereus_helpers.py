@@ -13,7 +13,9 @@ NEUTRAL = Path(__file__).resolve().parents[2] / "examples" / "variants" / "nereu
 
 
 def scenario(name: str) -> State:
-    return ruleskit.scenario(str(SCENARIOS / f"{name}.toml"))
+    # The neutral-ship scenarios belong to the variant's folder, which a scenario file cannot choose itself.
+    pack = str(NEUTRAL) if name.startswith("neutral") else None
+    return ruleskit.scenario(str(SCENARIOS / f"{name}.toml"), pack)
 
 
 def play(state: State, *decisions: str) -> State:

@@ -288,7 +288,7 @@ def test_replay_steps_with_the_slider_and_buttons(browser: Any, serve: Any, tmp_
         state.apply(rng.choice(state.legal_actions()))
     log = tmp_path / "duel.jsonl"
     write_log(state, log)
-    replay = LogReplay(log)
+    replay = LogReplay(log, "tests/packs/card_duel")
     server = serve(replay_app(replay))
     browser.get(f"{server.base}/replay")
     step = wait_for(browser, lambda b: b.find_element(By.ID, "step"))

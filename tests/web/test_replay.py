@@ -16,9 +16,12 @@ from ruleskit.web.app import replay_app
 from ruleskit.web.replay import LogReplay
 
 
+DUEL = "tests/packs/card_duel"  # a log names only built-in packs: the folder is given with it
+
+
 @pytest.fixture
 def card_duel_log(tmp_path: Path) -> Path:
-    state = ruleskit.load("tests/packs/card_duel").new_game(players=2, seed=6)
+    state = ruleskit.load(DUEL).new_game(players=2, seed=6)
     rng = random.Random(6)
     while not state.is_terminal:
         state.apply(rng.choice(state.legal_actions()))
@@ -28,8 +31,8 @@ def card_duel_log(tmp_path: Path) -> Path:
 
 
 def test_every_step_is_the_state_after_that_many_decisions(card_duel_log: Path) -> None:
-    log = LogReplay(card_duel_log)
-    final = ruleskit.log.replay(card_duel_log)
+    log = LogReplay(card_duel_log, DUEL)
+    final = ruleskit.log.replay(card_duel_log, DUEL)
     assert log.steps == len(final.history) - 1
     assert log.states[-1].data == final.data
     assert log.states[0].history == final.history[:1]
@@ -38,7 +41,7 @@ def test_every_step_is_the_state_after_that_many_decisions(card_duel_log: Path) 
 
 
 def test_a_seat_sees_its_own_hand_and_everything_shows_all_hands(card_duel_log: Path) -> None:
-    log = LogReplay(card_duel_log)
+    log = LogReplay(card_duel_log, DUEL)
     step = next(n for n, s in enumerate(log.states) if s.data["z"]["hand@1"])
     hand = log.states[step].data["z"]["hand@1"]
 
@@ -57,7 +60,7 @@ def test_a_seat_sees_its_own_hand_and_everything_shows_all_hands(card_duel_log: 
 
 
 def test_the_viewer_serves_steps_and_refuses_bad_ones(card_duel_log: Path) -> None:
-    log = LogReplay(card_duel_log)
+    log = LogReplay(card_duel_log, DUEL)
     client = TestClient(replay_app(log))
     summary = client.get("/api/replay").json()
     assert summary["steps"] == log.steps and summary["names"] == ["Player 1", "Player 2"]
@@ -76,5 +79,5 @@ def test_a_log_that_does_not_replay_is_refused_with_its_line(card_duel_log: Path
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join(lines) + "\n")
     with pytest.raises(ReplayMismatch) as caught:
-        LogReplay(broken)
+        LogReplay(broken, DUEL)
     assert caught.value.line == 4
