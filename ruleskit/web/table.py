@@ -21,8 +21,8 @@ from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, revealed
-from ..saves import SAVE_FORMAT
 from ..runtime.state import State
+from ..saves import SAVE_FORMAT
 from ..tableau import Tableau
 from .events import chance_text, decision_texts, message_texts
 

@@ -15,7 +15,6 @@ from ruleskit.log import write_log
 from ruleskit.web.app import replay_app
 from ruleskit.web.replay import LogReplay
 
-
 DUEL = "tests/packs/card_duel"  # a log names only built-in packs: the folder is given with it
 
 
