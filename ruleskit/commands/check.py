@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..errors import RulesError
+    from ..game import Game
 
 NAME = "check"
 HELP = "Check a pack (or variant): exit 0 with a one-line summary if clean, else located errors."
@@ -27,16 +28,43 @@ def run(args: argparse.Namespace) -> int:
     from ..safetext import clean
 
     if not args.json:
-        print(clean(load(args.pack).summary()))
+        game = load(args.pack)
+        check_display(game)
+        print(clean(game.summary()))
         return 0
     try:
         game = load(args.pack)
+        check_display(game)
     except RulesError as exc:
         print(json.dumps({"ok": False, "error": error_json(exc)}))
         return 1
     print(json.dumps({"ok": True, "pack": game.name, "version": game.version,
                       "players": [game.min_players, game.max_players], "summary": game.summary()}))
     return 0
+
+
+def check_display(game: Game) -> None:
+    """The `[display]` hints checked as `play` reads them, the error located at the key it is about."""
+    from ..display import DisplayHints
+    from ..errors import PackError
+
+    try:
+        DisplayHints.of(game)
+    except PackError as exc:
+        raw = game.source.defs.get(("display", ""))
+        if raw is not None and exc.file is None:
+            key = _key_named(exc.message)
+            line = raw.doc.line_of(raw.keypath + (key,)) if key else None
+            exc.file, exc.line = raw.source.file, line or raw.source.line
+        raise
+
+
+def _key_named(message: str) -> str | None:
+    """The hint key an error about `[display]` is about ("symbols names unknown 'x'" is about symbols)."""
+    for key in ("symbols", "labels", "hide", "board", "players", "title"):
+        if f": {key} " in message or f"'{key}'" in message or f": {key}." in message:
+            return key
+    return None
 
 
 def error_json(exc: RulesError) -> dict[str, object]:

@@ -90,3 +90,22 @@ def test_simulate_and_diff_show_pack_names_literally(tmp_path: Path, capsys) -> 
     assert main(["simulate", HOSTILE, "--games", "3", "--players", "2", "--workers", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "hostile 1" in out and "[/x]won" in out and "\x1b" not in out
+
+
+def test_check_reports_display_mistakes_at_their_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`check` reads `[display]` as `play` does, so a mistake there is found before anyone plays."""
+    import shutil
+
+    from ruleskit.cli import main
+
+    packs = Path(__file__).resolve().parents[1] / "packs"
+    shutil.copytree(packs / "dice_race", tmp_path / "dice_race")
+    shutil.copytree(packs / "dice_race_shown", tmp_path / "shown")
+    hints = tmp_path / "shown" / "shown.toml"
+    text = hints.read_text(encoding="utf-8")
+    hints.write_text(text.replace("steps = \"Steps left\"", "stepz = \"Steps left\""), encoding="utf-8")
+    assert main(["check", str(tmp_path / "shown")]) == 1
+    error = capsys.readouterr().err
+    line = next(n for n, raw in enumerate(text.splitlines(), start=1) if raw.startswith("labels"))
+    assert f"shown.toml:{line}: error:" in error and "labels names unknown 'stepz'" in error
+    assert "did you mean 'steps'" in error
