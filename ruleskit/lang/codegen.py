@@ -328,37 +328,30 @@ class GeneratingCompiler(Compiler):
         is_me = isinstance(base, ast.Attribute) and base.attr == "me"
         none_message = _const(f"cannot read '.{field}' of none in {self.where(node)}")
         checked = base if is_me else _call("not_none", base, none_message)
-        if base_type in model.kinds:
-            # An item: a table lookup that finds nothing for none, so the check costs nothing when it passes.
-            definition = model.kinds[base_type]
-            table = _data("ev") if field in definition.vars else _name("ITEMS")
-            if field in definition.vars or field in definition.fields or field in ("id", "name", "owner"):
-                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
-                return _sub(found, field), result_type
-        if base_type not in model.kinds and base_type != "player":
-            return _call("any_field", _name(CTX), base, _const(field), self.constant(self._by_kind(field), "fields"),
-                         _const(self._for_player(field)), none_message, _const(self.where(node))), result_type
-        if base_type == "player":  # in the order of the closure compiler's player fields
-            if field in model.player_vars:
+        if base_type == "player":
+            how = self._for_player(field)
+            if how == "var":
                 return _sub(_sub(_data("pv"), checked), field), result_type
-            if field in model.zones and model.zones[field].owner == "player":
+            if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
-            if field in model.kinds and model.kinds[field].per_player:
+            if how == "kind":
                 return _call("per_player_item", _const(field), checked), result_type
-            if field == "index":
+            if how == "index":
                 return checked, result_type
-            if field == "name":
+            if how == "name":
                 return _call("player_name", checked), result_type
         elif base_type in model.kinds:
-            definition = model.kinds[base_type]
-            if field in definition.vars:
-                return _sub(_sub(_data("ev"), checked), field), result_type
-            if field in definition.fields or field in ("id", "name"):
-                return _sub(_sub(_name("ITEMS"), checked), field), result_type
-            if field == "owner":
-                return _sub(_sub(_name("ITEMS"), checked), "owner"), result_type
-            if field in model.zones and model.zones[field].owner == base_type:
+            how = self._by_kind(field).get(base_type)
+            if how in ("var", "fixed", "owner"):
+                # A table lookup that finds nothing for none, so the check costs nothing when it passes.
+                table = _data("ev") if how == "var" else _name("ITEMS")
+                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
+                return _sub(found, field), result_type
+            if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
+        else:  # known only at run time: one dispatch on the value
+            return _call("any_field", _name(CTX), base, _const(field), self.constant(self._by_kind(field), "fields"),
+                         _const(self._for_player(field)), none_message, _const(self.where(node))), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
 
     def _by_kind(self, field: str) -> dict[str, str]:

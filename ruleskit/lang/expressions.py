@@ -377,7 +377,7 @@ class ExpressionCompiler:
         where = self.where(node)
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.model
-            return (lambda ctx: _joined(as_list(model, ctx.data, left(ctx), where),
+            return (lambda ctx: joined(as_list(model, ctx.data, left(ctx), where),
                                         as_list(model, ctx.data, right(ctx), where), where)), left_type
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
@@ -385,7 +385,7 @@ class ExpressionCompiler:
             def add(ctx: Ctx) -> Any:
                 a, b = left(ctx), right(ctx)
                 if isinstance(a, list) and isinstance(b, list):
-                    return _joined(a, b, where)
+                    return joined(a, b, where)
                 return checked_int(_num(a, where) + _num(b, where), where)
 
             return add, "int" if left_type == "int" and right_type == "int" else ANY
@@ -487,7 +487,7 @@ def number_value(value: Any, where: str) -> int:
     return value
 
 
-def _joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
+def joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
     # Doubling a list in a loop would exhaust memory long before the step budget stops it.
     if len(a) + len(b) > MAX_LIST:
         raise ProgramError(f"list too long (more than {MAX_LIST} elements) in {where}")

@@ -16,27 +16,12 @@ from ..errors import BudgetExceeded, ProgramError, RuleViolation
 from ..model import ZoneRef
 from ..runtime.context import Ctx, GameOver, Return
 from .builtins import charge
-from .values import MAX_INT, as_list, label_of
+from .expressions import joined, number_value
+from .values import as_list, checked_int, label_of
 
-MAX_LIST = 100_000
-
-
-def need_int(value: Any, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ProgramError(f"expected a number, got {value!r} in {where}")
-    return value
-
-
-def checked(value: int, where: str) -> int:
-    if value > MAX_INT or value < -MAX_INT:
-        raise ProgramError(f"number out of range in {where}")
-    return value
-
-
-def joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
-    if len(a) + len(b) > MAX_LIST:
-        raise ProgramError(f"list too long (more than {MAX_LIST} elements) in {where}")
-    return a + b
+# The closure backend's own checks, under the names the generated code calls.
+need_int = number_value
+checked = checked_int
 
 
 def add(a: Any, b: Any, where: str) -> Any:
@@ -226,10 +211,6 @@ def per_player_item(kind: str, p: int) -> str:
 
 def shown(ctx: Ctx, value: Any) -> str:
     return value if isinstance(value, str) else label_of(ctx.model, value)
-
-
-def enter(ctx: Ctx, where: str) -> None:
-    ctx.enter(where)
 
 
 NAMES: dict[str, Any] = {

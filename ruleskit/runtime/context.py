@@ -125,7 +125,6 @@ class Ctx:
         data["flow"] = flow
         self.owned.clear()
 
-
     def tick(self, where: str) -> None:
         self.steps += 1
         if self.steps > self.budget:
@@ -135,10 +134,10 @@ class Ctx:
         self.depth += 1
         self.frames.append(where)
         if self.depth > MAX_DEPTH:
-            raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}{self._callers()}")
+            self.too_deep(where)
 
     def too_deep(self, where: str) -> None:
-        """Raise the nesting-limit error for a definition entered by generated code."""
+        """Raise the nesting-limit error (generated code enters definitions inline and calls this)."""
         raise BudgetExceeded(f"nesting limit of {MAX_DEPTH} calls exceeded in {where}{self._callers()}")
 
     def leave(self) -> None:

@@ -198,27 +198,19 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     ctx.env = dict(args)
     if index == len(action.params):
         if _allowed(ctx, action):
+            if len(out) >= MAX_LEGAL_ACTIONS:
+                raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
             out.append(_make_action(game, action, args, player))
         return
     param = action.params[index]
     options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
-    last = index + 1 == len(action.params)
     for value in options:
         key = option_id(value)
         if key not in seen:
             seen.add(key)
             ctx.tick(action.where)  # each binding tried is a step of the listing's budget
-            bound = {**args, param.name: value}
-            if last:  # the innermost parameter: check here rather than one call deeper
-                ctx.env = bound
-                if _allowed(ctx, action):
-                    if len(out) >= MAX_LEGAL_ACTIONS:
-                        raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, "
-                                           f"in {action.where}")
-                    out.append(_make_action(game, action, bound, player))
-            else:
-                _bind(game, ctx, action, index + 1, player, bound, out)
+            _bind(game, ctx, action, index + 1, player, {**args, param.name: value}, out)
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
