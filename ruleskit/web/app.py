@@ -9,6 +9,7 @@ address adds starting, saving and loading games and the log.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,25 +90,22 @@ def play_app(lobby: Lobby) -> Starlette:
         except Refusal as exc:
             return refused(exc)
 
-    async def host_save(request: Request) -> Response:
+    def host_download(request: Request, text_of: Callable[[], str], suffix: str, media_type: str) -> Response:
+        """A file of the current game for the host only (saves and logs hold every hidden card)."""
         try:
             lobby.check_host(request.path_params["token"])
-            text = lobby.current().save_text()
+            text = text_of()
         except Refusal as exc:
             return refused(exc)
-        name = f"{lobby.game.name}-save.json"
-        return Response(text, media_type="application/json",
+        name = f"{lobby.game.name}-{suffix}"
+        return Response(text, media_type=media_type,
                         headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})
 
+    async def host_save(request: Request) -> Response:
+        return host_download(request, lambda: lobby.current().save_text(), "save.json", "application/json")
+
     async def host_log(request: Request) -> Response:
-        try:
-            lobby.check_host(request.path_params["token"])
-            text = lobby.current().log_text()
-        except Refusal as exc:
-            return refused(exc)
-        name = f"{lobby.game.name}-log.jsonl"
-        return Response(text, media_type="application/x-ndjson",
-                        headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})
+        return host_download(request, lambda: lobby.current().log_text(), "log.jsonl", "application/x-ndjson")
 
     async def host_load(request: Request) -> Response:
         try:
