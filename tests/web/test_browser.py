@@ -159,10 +159,8 @@ def test_undo_with_the_button(browser: Any, serve: Any) -> None:
     assert "took back a decision" in browser.find_element(By.ID, "feed").text
 
 
-def test_a_game_against_a_bot_to_the_end(browser: Any, serve: Any, tmp_path: Path) -> None:
-    (tmp_path / "pack.toml").write_text('name = "take-turns"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
-    (tmp_path / "game.toml").write_text(TAKE_TURNS)
-    lobby = Lobby(ruleskit.load(tmp_path), 2, ["human", "random"], 3)
+def test_a_game_against_a_bot_to_the_end(browser: Any, serve: Any) -> None:
+    lobby = Lobby(ruleskit.load(TAKE_TURNS), 2, ["human", "random"], 3)
     lobby.start()
     server = serve(play_app(lobby))
     browser.get(f"{server.base}/host/{lobby.host_token}")
@@ -205,42 +203,7 @@ def test_a_new_game_from_the_page(browser: Any, serve: Any) -> None:
         screenshot(browser, "ophir-new-game-started.png")
 
 
-TAKE_TURNS = """
-[kinds.gem]
-items.ruby = {}
-items.opal = {}
-
-[zones.table]
-type = "pool"
-of = "gem"
-start = { ruby = 3, opal = 3 }
-
-[zones.stash]
-type = "pool"
-of = "gem"
-owner = "player"
-
-[stages.take]
-[phases.play]
-stage = "take"
-
-[flow]
-start = "play"
-max_turns = 10
-
-[actions.take]
-stage = "take"
-params = { g = "distinct(items(table))" }
-label = "Take {g}"
-effect = "move 1 of g from table to me.stash\\nend turn"
-
-[end.empty]
-when = "count(table) == 0"
-reason = "the table is empty"
-
-[scoring]
-score = "count(p.stash)"
-"""
+TAKE_TURNS = Path(__file__).resolve().parents[1] / "packs" / "take_turns"
 
 
 def test_hot_seat_hands_over_behind_a_prompt(browser: Any, serve: Any) -> None:

@@ -30,48 +30,11 @@ def test_a_player_takes_back_their_own_last_decision(served: Any) -> None:
     assert "Nothing to undo" in undo(table, decider).json()["error"]
 
 
-TAKE_TURNS = """
-[kinds.gem]
-items.ruby = {}
-items.opal = {}
-
-[zones.table]
-type = "pool"
-of = "gem"
-start = { ruby = 3, opal = 3 }
-
-[zones.stash]
-type = "pool"
-of = "gem"
-owner = "player"
-
-[stages.take]
-[phases.play]
-stage = "take"
-
-[flow]
-start = "play"
-max_turns = 10
-
-[actions.take]
-stage = "take"
-params = { g = "distinct(items(table))" }
-label = "Take {g}"
-effect = "move 1 of g from table to me.stash\\nend turn"
-
-[end.empty]
-when = "count(table) == 0"
-reason = "the table is empty"
-
-[scoring]
-score = "count(p.stash)"
-"""
+TAKE_TURNS = Path(__file__).resolve().parents[1] / "packs" / "take_turns"
 
 
-def test_undo_takes_back_the_bots_replies_too(served: Any, tmp_path: Path) -> None:
-    (tmp_path / "pack.toml").write_text('name = "take-turns"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
-    (tmp_path / "game.toml").write_text(TAKE_TURNS)
-    table = served(str(tmp_path), ["human", "random"], seed=2)
+def test_undo_takes_back_the_bots_replies_too(served: Any) -> None:
+    table = served(str(TAKE_TURNS), ["human", "random"], seed=2)
     before = table.table.state.dumps()
     assert table.act(0, "take:ruby").status_code == 200
     after = table.table.state
