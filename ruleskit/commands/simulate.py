@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
     parser.add_argument("--games", "-n", type=positive_int, default=200, help="number of games (default 200)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
-                        help="players per game (default 4, or the pack's nearest player count)")
+                        help="players per game (default: one per bot when --bots names several, else 4 "
+                             "or the pack's nearest player count)")
     parser.add_argument("--bots", default="random",
                         help="one bot for every seat, or a comma-separated bot per seat: random, greedy, "
                              "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md; default random)")
@@ -69,8 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot_path(args.plot)
     game = load(args.pack)
-    players = args.players if args.players is not None else max(game.min_players, min(4, game.max_players))
-    bots = seat_bots(args.bots.split(","), players)
+    names = args.bots.split(",")
+    if args.players is not None:
+        players = args.players
+    elif len(names) > 1:  # a bot per seat says how many seats there are
+        players = len(names)
+    else:
+        players = max(game.min_players, min(4, game.max_players))
+    bots = seat_bots(names, players)
     workers = args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1))
     workers = min(workers, args.games)
     console = Console(stderr=True)

@@ -97,3 +97,11 @@ def test_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     for option in ("--games", "--players", "--bots", "--seed", "--workers", "--json", "--log-dir"):
         assert option in text
+
+
+def test_a_bot_per_seat_sets_the_player_count(tmp_path: Path) -> None:
+    out = tmp_path / "summary.json"
+    assert main(["simulate", SHOWN, "--games", "2", "--bots", "greedy,random,random", "--quiet",
+                 "--json", str(out)]) == 0
+    summary = json.loads(out.read_text())
+    assert summary["players"] == 3 and len(summary["wins_by_seat"]) == 3
