@@ -449,6 +449,9 @@ class StatementCompiler(ExpressionCompiler):
         def run(ctx: Ctx) -> None:
             raise GameOver(reason)
 
+        probe = coverage.active()
+        if probe is not None:  # an end condition written as a statement, counted by `ruleskit test --coverage`
+            return probe.wrap(run, "end", f'finish "{reason}"', self.origin.file, self.origin.at(position(node)[0])[0])
         return run
 
     def s_goto_stmt(self, node: Tree, scope: Scope) -> Fn:
