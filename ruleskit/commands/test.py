@@ -108,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
                             thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
                             progress=display, backend=args.backend, address=args.address, time_budget=budget,
                             policy=args.policy, coverage=args.coverage)
-    return _print_report(report, args.json)
+    return _print_report(report, args.json, args.coverage)
 
 
-def _print_report(report: Report, as_json: bool) -> int:
+def _print_report(report: Report, as_json: bool, coverage: bool) -> int:
     """The outcome, the failure (already written as a log) and the coverage; the exit code."""
     if as_json:
         print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
@@ -121,10 +121,11 @@ def _print_report(report: Report, as_json: bool) -> int:
                           "failure": None if report.failure is None else report.failure.describe(),
                           "failure_log": None if report.failure is None or report.failure.log_path is None
                           else str(report.failure.log_path),
-                          "coverage": None if report.coverage is None else report.coverage.to_json()}))
+                          "coverage": None if report.coverage is None or not coverage
+                          else report.coverage.to_json()}))
         return 0 if report.ok else 1
     print(report.summary())
-    if report.coverage is not None:
+    if report.coverage is not None and coverage:
         print(report.coverage.table())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)

@@ -128,8 +128,9 @@ class Coverage(Watcher):
             source = end.source
             found.append(Item("end", f"{name} ({end.reason})", source.file if source else None,
                               source.line if source else None, {c: self.ends[c][end.reason] for c in self.counts}))
-        found.append(Item("end", f"past max_turns ({TURN_LIMIT})", None, None,
-                          {c: self.ends[c][TURN_LIMIT] for c in self.counts}))
+        if any(self.ends[c][TURN_LIMIT] for c in self.counts):  # the engine's safety net: listed once reached
+            found.append(Item("end", f"past max_turns ({TURN_LIMIT})", None, None,
+                              {c: self.ends[c][TURN_LIMIT] for c in self.counts}))
         for name, limit in self.limited.items():
             source = self.game.actions[name].source
             per = ", ".join(f"{n} per {what}" for what, n in (("turn", limit.turn), ("visit", limit.visit),

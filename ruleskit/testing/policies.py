@@ -63,8 +63,7 @@ class ExplorationPolicy:
             names = [action_name(action) for action in legal]
             weights = [1.0 if name is None else 1.0 / (1.0 + taken[name]) ** 0.5 for name in names]
             if probe is not None and rng.random() < self.lookahead_share and 0 in sites:
-                width = min(self.lookahead_width, len(legal))
-                candidates = rng.sample(range(len(legal)), width)
+                candidates = self._candidates(names, rng)
                 best, best_new = None, 0
                 for index in candidates:
                     new = self._new_sites(state, legal[index], probe.hits, sites)
@@ -75,6 +74,19 @@ class ExplorationPolicy:
             return legal[rng.choices(range(len(legal)), weights)[0]]
 
         return choose
+
+    def _candidates(self, names: list[str | None], rng: random.Random) -> list[int]:
+        """One action of each name (at random among those of that name), then others, up to the width."""
+        by_name: dict[str | None, list[int]] = {}
+        for index, name in enumerate(names):
+            by_name.setdefault(name, []).append(index)
+        picked = [rng.choice(indices) for indices in by_name.values()]
+        rng.shuffle(picked)
+        width = max(self.lookahead_width, min(len(picked), 2 * self.lookahead_width))
+        if len(picked) < width:
+            rest = [index for index in range(len(names)) if index not in set(picked)]
+            picked += rng.sample(rest, min(len(rest), width - len(picked)))
+        return picked[:width]
 
     @staticmethod
     def _new_sites(state: State, action: Action, hits: list[int], reached: list[int]) -> int:
