@@ -235,7 +235,7 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
         if report.failure is not None:
             _keep(game, report, out, progress)
             if shrink and report.failure.choices is not None:
-                _shrink(game, counts, options, report, deadline, progress, out)
+                _shrink(game, counts, {**options, "watchers": list(watchers or [])}, report, deadline, progress, out)
     except OutOfTime:
         report.stopped = f"the time budget ({format_seconds(time_budget or 0)})"
     except KeyboardInterrupt:
