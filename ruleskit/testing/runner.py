@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -365,9 +366,12 @@ def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
         lines.append({"type": "decision", "player": failure.failed_action.player,
                       "action": failure.failed_action.action, "chance": []})
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
+    # Written beside and then moved into place: a run stopped mid-write never leaves half a log.
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", encoding="utf-8") as handle:
         for line in lines:
             handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    os.replace(partial, path)
     failure.log_path = path
 
 

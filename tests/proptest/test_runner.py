@@ -153,3 +153,19 @@ def test_the_same_seed_gives_the_same_run() -> None:
     assert (first.decisions, first.games) == (again.decisions, again.games)
     assert first.coverage is not None and again.coverage is not None
     assert first.coverage.to_json() == again.coverage.to_json()
+
+
+def test_a_new_action_that_is_refused_is_caught_between_the_costly_checks() -> None:
+    import ruleskit
+    from ruleskit.runtime.engine import Action
+    from ruleskit.testing.invariants import GameChecks, InvariantFailure
+
+    game = ruleskit.load(DICE_RACE)
+    state = game.new_game(players=2, seed=1)
+    checks = GameChecks(thorough_every=4)
+    checks.check(state, 0)  # a costly step: every listed action applied, the state remembered
+    state.apply(state.legal_actions()[0])
+    bogus = Action("step:nowhere", "Step", state.players_to_decide()[0], {"action": "step", "args": {"to": "nowhere"}})
+    state._legal = state.legal_actions() + [bogus]
+    with pytest.raises(InvariantFailure, match="offered but refused"):
+        checks.check(state, 1)  # not a costly step, but the id is new in this game
