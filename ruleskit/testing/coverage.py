@@ -68,6 +68,9 @@ class Coverage(Watcher):
         self.games: Counter[int] = Counter()
         size = len(probe.sites) if probe is not None else 0
         self.sites: dict[int, list[int]] = {c: [0] * size for c in counts}
+        # The sites each action (by name) has run when taken, per count: exploration favors rare ones.
+        self.touched: dict[int, dict[str, set[int]]] = {c: {} for c in counts}
+        self._changed: list[int] = []
         self._mark: list[int] = []
         self.limited = {name: action.limit for name, action in game.actions.items()
                         if action.limit.turn is not None or action.limit.visit is not None
@@ -91,6 +94,8 @@ class Coverage(Watcher):
         if name is None:
             return
         self.actions[run.players][name] += 1
+        if self._changed:
+            self.touched[run.players].setdefault(name, set()).update(self._changed)
         limit = self.limited.get(name)
         if limit is not None:
             usage = state.raw["flow"]["usage"]
@@ -111,9 +116,11 @@ class Coverage(Watcher):
             return
         totals = self.sites[players]
         mark = self._mark
+        changed = self._changed = []
         for index, hits in enumerate(self.probe.hits):
             if hits != mark[index]:
                 totals[index] += hits - mark[index]
+                changed.append(index)
 
     # ------------------------------------------------------------- reporting
 

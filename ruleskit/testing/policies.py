@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import RulesError
 from ..runtime.engine import Action
@@ -38,7 +39,8 @@ class ExplorationPolicy:
     """Random play weighted toward novelty, read from the run's coverage so far.
 
     An action's weight falls with how often its name was taken at this player
-    count (an action never taken weighs most). When the pack is compiled with
+    count (an action never taken weighs most), and rises when the code it ran
+    when taken before (if arms, rules, procedures, hooks) is rarely run. When the pack is compiled with
     counters, now and then a few candidate actions are tried on a copy first,
     and one that runs an `if` arm, rule, procedure, hook or `finish` no game at
     this player count has run yet is taken at once.
@@ -56,12 +58,14 @@ class ExplorationPolicy:
         taken = self.coverage.actions[players]
         probe = self.coverage.probe
         sites = self.coverage.sites[players]
+        touched = self.coverage.touched[players]
 
         def choose(state: State, legal: list[Action]) -> Action:
             if len(legal) == 1:
                 return legal[0]
             names = [action_name(action) for action in legal]
-            weights = [1.0 if name is None else 1.0 / (1.0 + taken[name]) ** 0.5 for name in names]
+            by_name = {name: self._weight(name, taken, touched, sites) for name in set(names)}
+            weights = [by_name[name] for name in names]
             if probe is not None and rng.random() < self.lookahead_share and 0 in sites:
                 candidates = self._candidates(names, rng)
                 best, best_new = None, 0
@@ -74,6 +78,15 @@ class ExplorationPolicy:
             return legal[rng.choices(range(len(legal)), weights)[0]]
 
         return choose
+
+    @staticmethod
+    def _weight(name: str | None, taken: Any, touched: dict[str, set[int]], sites: list[int]) -> float:
+        """Rarely taken actions weigh more, and more again if the code they ran is rarely run."""
+        if name is None:
+            return 1.0
+        ran = touched.get(name)
+        rare = max((1.0 / (1.0 + sites[index]) ** 0.5 for index in ran), default=0.0) if ran else 0.0
+        return (1.0 + 4.0 * rare) / (1.0 + taken[name]) ** 0.5
 
     def _candidates(self, names: list[str | None], rng: random.Random) -> list[int]:
         """One action of each name (at random among those of that name), then others, up to the width."""
