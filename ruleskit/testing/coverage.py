@@ -68,7 +68,7 @@ class Coverage(Watcher):
         self.games: Counter[int] = Counter()
         size = len(probe.sites) if probe is not None else 0
         self.sites: dict[int, list[int]] = {c: [0] * size for c in counts}
-        # The sites each action (by name) has run when taken, per count: exploration favors rare ones.
+        # The sites each action (by name) has run when taken, per count: exploration prefers rare ones.
         self.touched: dict[int, dict[str, set[int]]] = {c: {} for c in counts}
         self._changed: list[int] = []
         self._mark: list[int] = []
