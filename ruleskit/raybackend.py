@@ -67,10 +67,10 @@ def run_games_ray(game: Game, chunks: list[list[int]], players: int, bots: list[
     return records
 
 
-def _check_count(ref: str, count: int, share: int, seed: int, options: dict[str, Any]) -> tuple[Any, Any, Any]:
+def _check_count(ref: str, count: int, share: list[tuple[int, int]], options: dict[str, Any]) -> tuple[Any, Any, Any]:
     from .testing.runner import check_count
 
-    part, failure = check_count(_game(ref), count, share, seed, **options)
+    part, failure = check_count(_game(ref), count, share, **options)
     saved = None
     if failure is not None and failure.state is not None:
         # A state holds its compiled game: send it as JSON, rebuilt against the driver's game.
@@ -78,17 +78,16 @@ def _check_count(ref: str, count: int, share: int, seed: int, options: dict[str,
     return part, failure, saved
 
 
-def check_counts_ray(game: Game, shares: list[tuple[int, int, int]], options: dict[str, Any],
+def check_counts_ray(game: Game, shares: list[tuple[int, list[tuple[int, int]]]], options: dict[str, Any],
                      address: str | None) -> list[tuple[Any, Any]]:
-    """Each (player count, games, seed) property-tested as one Ray task; results in the order given."""
+    """Each player count's (game index, seed) list property-tested as one Ray task; results in the order given."""
     from .runtime.state import State
 
     ray = ray_module(address)
     task = ray.remote(_check_count)
     ref = pack_ref(game)
     results = []
-    for part, failure, saved in ray.get([task.remote(ref, count, share, seed, options)
-                                         for count, share, seed in shares]):
+    for part, failure, saved in ray.get([task.remote(ref, count, share, options) for count, share in shares]):
         if failure is not None and saved is not None:
             failure.state = State.from_json(game, saved)
         results.append((part, failure))

@@ -8,6 +8,12 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..testing.defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
+
+if TYPE_CHECKING:
+    from ..testing.runner import Report
 
 NAME = "test"
 HELP = ("Property-test a pack: play random legal games (hypothesis), check engine and pack invariants "
@@ -16,7 +22,12 @@ HELP = ("Property-test a pack: play random legal games (hypothesis), check engin
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", nargs="?", help="pack folder, or a built-in pack name")
-    parser.add_argument("--games", type=int, default=100, help="games to play in all (default 100)")
+    parser.add_argument("--games", type=int, default=None,
+                        help=f"games to play in all, the player counts taking turns (default {DEFAULT_GAMES}; "
+                             "with --time and no --games: as many as the time allows)")
+    parser.add_argument("--time", dest="time_budget", metavar="DURATION", default=None,
+                        help="stop after this long (90s, 3m, 2m30s, 1h), shrinking included, "
+                             "with the shortest failing game found so far")
     parser.add_argument("--players", type=_counts, default=None,
                         help="player counts, e.g. 3 or 2,3,4 (default: every count the pack allows)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the test run (default 0)")
@@ -24,12 +35,18 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="where to write the failing game's replay log (default: PACKNAME-failure.jsonl)")
     parser.add_argument("--apply-limit", type=int, default=None,
                         help="try at most this many listed actions per step (default: all of them)")
-    parser.add_argument("--thorough-every", type=int, default=1, metavar="K",
+    parser.add_argument("--thorough-every", type=int, default=DEFAULT_THOROUGH_EVERY, metavar="K",
                         help="run the costly engine checks (every listed action, JSON round trip, views) "
-                             "every K decisions and at the end (default 1: every decision)")
+                             f"every K decisions and at the end (default {DEFAULT_THOROUGH_EVERY}; 1: every decision)")
     parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
                         help="stop each game after N decisions (default: play to the end)")
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
+    parser.add_argument("--policy", choices=["random", "explore"], default="random",
+                        help="how decisions are picked: uniformly at random (default), or 'explore': steered "
+                             "toward actions, branches and end conditions no game has reached yet")
+    parser.add_argument("--coverage", action="store_true",
+                        help="count the actions, end conditions, limits, rules, procedures, hooks and if arms "
+                             "the games reached, per player count, and list those never reached")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="run here (default) or on a Ray cluster, one task per player count; same results")
     parser.add_argument("--address", metavar="ADDR", default=None,
@@ -37,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--log", type=Path, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     return run
 
 
@@ -59,7 +76,7 @@ def _counts(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import PackError
-    from ..testing.runner import Report, check_log, check_pack
+    from ..testing.runner import check_log, check_pack
 
     if args.log is not None:
         failure = check_log(args.log, args.pack, apply_limit=args.apply_limit)
@@ -74,39 +91,42 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.pack is None:
         raise PackError("name a pack to test (or give --log LOG)")
-    if args.games < 1:
+    if args.games is not None and args.games < 1:
         raise PackError(f"--games must be at least 1, not {args.games}")
+    from ..testing.budget import parse_duration
+    from ..testing.progress import ProgressDisplay
     from ..testing.strategies import game_of
 
+    budget = parse_duration(args.time_budget) if args.time_budget is not None else None
+    games = args.games if args.games is not None or budget is not None else DEFAULT_GAMES
     game = game_of(args.pack)
     out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(stderr=True), disable=args.quiet or args.json, transient=True)
-
-    def advance(report: Report) -> None:
-        done = sum(report.games.values())
-        shrinking = report.failure is not None or report.attempts > done + 1
-        progress.update(task, completed=done, description="shrinking a failure" if shrinking else "testing")
-
-    with progress:
-        task = progress.add_task("testing", total=args.games)
-        report = check_pack(game, games=args.games, players=args.players, seed=args.seed, out=out,
+    display = ProgressDisplay(games, budget, enabled=not (args.quiet or args.json))
+    with display:
+        report = check_pack(game, games=games, players=args.players, seed=args.seed, out=out,
                             apply_limit=args.apply_limit, shrink=not args.no_shrink,
                             thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
-                            progress=advance, backend=args.backend, address=args.address)
-    if args.json:
+                            progress=display, backend=args.backend, address=args.address, time_budget=budget,
+                            policy=args.policy, coverage=args.coverage)
+    return _print_report(report, args.json, args.coverage)
+
+
+def _print_report(report: Report, as_json: bool, coverage: bool) -> int:
+    """The outcome, the failure (already written as a log) and the coverage; the exit code."""
+    if as_json:
         print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
                           "attempts": report.attempts, "decisions": report.decisions, "cut_short": report.cut_short,
                           "invariants": report.invariants, "seconds": round(report.seconds, 3),
-                          "problems": report.problems,
+                          "problems": report.problems, "stopped": report.stopped, "policy": report.policy,
                           "failure": None if report.failure is None else report.failure.describe(),
                           "failure_log": None if report.failure is None or report.failure.log_path is None
-                          else str(report.failure.log_path)}))
+                          else str(report.failure.log_path),
+                          "coverage": None if report.coverage is None or not coverage
+                          else report.coverage.to_json()}))
         return 0 if report.ok else 1
     print(report.summary())
+    if report.coverage is not None and coverage:
+        print(report.coverage.table())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)
     if report.failure is not None:

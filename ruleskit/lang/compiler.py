@@ -15,6 +15,7 @@ from lark import Token
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
 from ..runtime.context import Ctx, Return
+from . import coverage
 from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
 from .expressions import SPECIALS
@@ -88,6 +89,7 @@ class Compiler(DecisionCompiler):
         scope = Scope({n: type_of(t) for n, t in definition.params})
         body, result_type = self.compile_expr(definition.body, scope)
         self.settle_rule_type(definition, result_type)
+        body = self._counted(body, "rule", definition)
         self._note_calls(f"rule:{definition.name}")
         names = [p for p, _ in definition.params]
         modifiers: list[tuple[Fn | None, Fn, list[str]]] = []
@@ -161,6 +163,7 @@ class Compiler(DecisionCompiler):
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
         body = self.compile_block(definition.body, Scope({n: type_of(t) for n, t in definition.params}))
+        body = self._counted(body, "procedure", definition)
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         where = f"proc {definition.name} ({definition.location})"
@@ -196,6 +199,7 @@ class Compiler(DecisionCompiler):
             when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
             expr, given = self.compile_expr(definition.body, scope)
             self.check_modifier_type(definition, rule, given)
+            expr = self._counted(expr, "hook", definition)
             self._note_calls(f"hook:{definition.name}")
             self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
             self.program.rules[rule.name].modifiers.append((when, expr, names))  # type: ignore[attr-defined]
@@ -203,6 +207,7 @@ class Compiler(DecisionCompiler):
         scope = Scope({n: type_of(t) for n, t in definition.params})
         when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
         body = self.compile_block(definition.body, scope)
+        body = self._counted(body, "hook", definition)
         self._note_calls(f"hook:{definition.name}")
         self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
         where = f"hook {definition.name} ({definition.location})"
@@ -225,6 +230,13 @@ class Compiler(DecisionCompiler):
 
 
 
+
+    def _counted(self, body: Fn, kind: str, definition: Definition) -> Fn:
+        """`body`, counted when `ruleskit test --coverage` compiles the pack (unchanged otherwise)."""
+        probe = coverage.active()
+        if probe is None:
+            return body
+        return probe.wrap(body, kind, f"{kind} {definition.name}", definition.origin.file, definition.line)
 
     def _check_recursion(self) -> None:
         state: dict[str, int] = {}

@@ -18,8 +18,9 @@ from ..model import RESERVED, ZoneRef, edge_key
 from ..runtime import rng
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
-from . import builtins
+from . import builtins, coverage
 from .expressions import SPECIALS, ExpressionCompiler, number_value, unquote
+from .parser import position
 from .scope import ANY, Fn, Scope, element_type
 from .values import as_list, checked_int, label_of
 
@@ -239,6 +240,9 @@ class StatementCompiler(ExpressionCompiler):
                 branches.append((c, self.compile_block(part.children[1], scope)))
             else:
                 otherwise = self.compile_block(part.children[0], scope)
+        probe = coverage.active()
+        if probe is not None:  # `ruleskit test --coverage`: count each arm, and the pass with no arm taken
+            branches, otherwise = self._counted_arms(probe, node, branches, otherwise)
 
         def run(ctx: Ctx) -> None:
             for c, body in branches:
@@ -249,6 +253,20 @@ class StatementCompiler(ExpressionCompiler):
                 otherwise(ctx)
 
         return run
+
+    def _counted_arms(self, probe: coverage.Probe, node: Tree, branches: list[tuple[Fn, Fn]],
+                      otherwise: Fn | None) -> tuple[list[tuple[Fn, Fn]], Fn]:
+        arms = [node] + [part for part in node.children[2:] if part is not None]
+        names = ["if"] + ["elif" if part.data == "elif_part" else "else" for part in arms[1:]]
+        counted = []
+        for index, (cond, body) in enumerate(branches):
+            line = self.origin.at(position(arms[index])[0])[0]
+            counted.append((cond, probe.wrap(body, "branch", f"{self.current}: {names[index]} arm",
+                                             self.origin.file, line)))
+        last = arms[-1] if otherwise is not None else node
+        line = self.origin.at(position(last)[0])[0]
+        name = f"{self.current}: else arm" if otherwise is not None else f"{self.current}: if with no arm taken"
+        return counted, probe.wrap(otherwise or (lambda ctx: None), "branch", name, self.origin.file, line)
 
     def s_for_stmt(self, node: Tree, scope: Scope) -> Fn:
         var_token, source_node, body_node = node.children
@@ -431,6 +449,9 @@ class StatementCompiler(ExpressionCompiler):
         def run(ctx: Ctx) -> None:
             raise GameOver(reason)
 
+        probe = coverage.active()
+        if probe is not None:  # an end condition written as a statement, counted by `ruleskit test --coverage`
+            return probe.wrap(run, "end", f'finish "{reason}"', self.origin.file, self.origin.at(position(node)[0])[0])
         return run
 
     def s_goto_stmt(self, node: Tree, scope: Scope) -> Fn:

@@ -21,7 +21,8 @@ _WHERE = {
     "InvariantFailure": "invariants", "check_pack_invariants": "invariants", "check_replay": "invariants",
     "check_step": "invariants", "Failure": "runner", "Report": "runner", "check_log": "runner",
     "check_pack": "runner", "GameRun": "strategies", "Playthrough": "strategies", "Step": "strategies",
-    "decision_sequences": "strategies", "random_games": "strategies",
+    "decision_sequences": "strategies", "random_games": "strategies", "Watcher": "strategies",
+    "Coverage": "coverage",
 }
 
 __all__ = sorted(_WHERE)

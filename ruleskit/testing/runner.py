@@ -9,26 +9,28 @@ re-runs such a log with the same checks, so the failure can be reproduced.
 
 from __future__ import annotations
 
+import hashlib
 import json
-import time
+import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import HypothesisException
-from hypothesis.strategies import SearchStrategy
 
 from ..errors import PackError, RulesError
 from ..game import Game
 from ..log import log_game, log_lines, log_start, read_log
 from ..runtime.state import State
 from . import invariants
+from .budget import Deadline, OutOfTime
+from .coverage import Coverage, instrumented
+from .defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
 from .invariants import InvariantFailure
-from .strategies import GameRun, Step, game_of, random_games
+from .policies import POLICIES, ExplorationPolicy, RandomPolicy, make_policy
+from .shrink import shrink_game
+from .strategies import GameRun, Step, Watcher, game_of
 
 
 @attrs.define
@@ -45,6 +47,8 @@ class Failure:
     state: State | None
     trace: str = ""
     log_path: Path | None = None
+    choices: list[int] | None = None  # the index chosen at each decision with a choice, for shrinking
+    game_index: int = 0  # which game of the run it was
 
     def describe(self) -> str:
         lines = [f"FAILED: {self.name}: {self.detail}"]
@@ -72,7 +76,7 @@ class Report:
 
     pack: str
     games: dict[int, int] = attrs.Factory(dict)  # finished games by player count
-    attempts: int = 0  # every game started, shrinking included
+    attempts: int = 0  # every game started, shrinking left out
     decisions: int = 0
     cut_short: int = 0  # games stopped at max_decisions
     thorough_every: int = 1
@@ -80,22 +84,44 @@ class Report:
     seconds: float = 0.0
     failure: Failure | None = None
     problems: list[str] = attrs.Factory(list)
+    policy: str = "random"
+    budget: float | None = None  # seconds
+    stopped: str | None = None  # what ended the run early: the time budget or Ctrl-C
+    shrinking: bool = False
+    shrink_attempts: int = 0
+    players_now: int | None = None  # the player count of the game being played
+    decisions_now: int = 0  # decisions of the game being played
+    coverage: Coverage | None = None
+    played: list[tuple[int, int, int, int]] = attrs.Factory(list)  # (index, players, decisions, cut short): Ray
+    clock: Any = attrs.field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.failure is None and not self.problems
 
+    @property
+    def elapsed(self) -> float:
+        return self.clock.elapsed if self.clock is not None else self.seconds
+
     def summary(self) -> str:
-        status = "ok" if self.ok else f"FAILED (after {self.attempts} games tried, shrinking included)"
+        if self.ok:
+            status = "ok"
+        else:
+            status = f"FAILED (after {self.attempts} games tried" + (
+                f", {self.shrink_attempts} while shrinking)" if self.shrink_attempts else ")")
+        if self.stopped:
+            status += f"; stopped by {self.stopped}" + (
+                ", the shortest failing game so far is kept" if self.failure is not None else "")
         costly = "" if self.thorough_every == 1 else f" (the costly ones every {self.thorough_every})"
+        steered = "" if self.policy == "random" else f", play steered by the '{self.policy}' policy"
         if not self.games:  # failed before any game passed: the count of games tried is in the status
             return (f"{self.pack}: {self.invariants} pack invariants and the engine invariants checked after every "
-                    f"decision{costly}, {self.seconds:.1f}s: {status}")
+                    f"decision{costly}{steered}, {self.seconds:.1f}s: {status}")
         per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
         short = f", {self.cut_short} cut short" if self.cut_short else ""
         return (f"{self.pack}: {sum(self.games.values())} games ({per_count}{short}), {self.decisions} decisions, "
-                f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}, "
-                f"{self.seconds:.1f}s: {status}")
+                f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}"
+                f"{steered}, {self.seconds:.1f}s: {status}")
 
 
 def describe_state(state: State) -> str:
@@ -115,138 +141,220 @@ def describe_state(state: State) -> str:
     return json.dumps(shown, indent=1, sort_keys=True)
 
 
-class _Recorder:
-    """Keeps the last failing game: hypothesis re-runs the shrunk example last."""
+def failure_of(run: GameRun, exc: BaseException) -> Failure:
+    """What broke in a game that raised `exc`, and where the game stood."""
+    trace = ""
+    if isinstance(exc, InvariantFailure):
+        name, detail, source = exc.name, exc.detail, exc.source
+    elif isinstance(exc, RulesError):
+        name, detail, source = f"engine error ({type(exc).__name__})", str(exc), None
+    else:
+        name, detail, source = f"engine crash ({type(exc).__name__})", str(exc), None
+        trace = "".join(traceback.format_exception(exc))
+    return Failure(run.players, run.seed, list(run.steps), run.failed_action, name, detail, source,
+                   run.state, trace, choices=list(run.choices))
 
-    def __init__(self, report: Report) -> None:
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the run's game number `index`: the same in every process and on every backend."""
+    digest = hashlib.sha256(f"ruleskit-test:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def game_plan(counts: list[int], games: int | None, seed: int) -> Iterator[tuple[int, int, int]]:
+    """(index, player count, seed) of each game: the counts interleaved, 2, 3, 4, 2, 3, 4, ..."""
+    index = 0
+    while games is None or index < games:
+        yield index, counts[index % len(counts)], game_seed(seed, index)
+        index += 1
+
+
+class _Ticker(Watcher):
+    """Reports progress every so many decisions of a long game."""
+
+    def __init__(self, report: Report, progress: Callable[[Report], None] | None, every: int = 500) -> None:
         self.report = report
-        self.failure: Failure | None = None
+        self.progress = progress
+        self.every = every
 
-    def finished(self, run: GameRun) -> None:
-        self.report.games[run.players] = self.report.games.get(run.players, 0) + 1
-        if run.state is not None and not run.state.is_terminal:
-            self.report.cut_short += 1
-        self.report.decisions += len(run.steps)
+    def started(self, run: GameRun, state: State) -> None:
+        self.report.players_now = run.players
+        self.report.decisions_now = 0
 
-    def failed(self, run: GameRun, exc: BaseException) -> None:
-        trace = ""
-        if isinstance(exc, InvariantFailure):
-            name, detail, source = exc.name, exc.detail, exc.source
-        elif isinstance(exc, RulesError):
-            name, detail, source = f"engine error ({type(exc).__name__})", str(exc), None
-        else:
-            name, detail, source = f"engine crash ({type(exc).__name__})", str(exc), None
-            trace = "".join(traceback.format_exception(exc))
-        self.failure = Failure(run.players, run.seed, list(run.steps), run.failed_action, name, detail, source,
-                               run.state, trace)
+    def decided(self, run: GameRun, action: Any, before: State | None, state: State) -> None:
+        self.report.decisions_now = len(run.steps)
+        if self.progress is not None and len(run.steps) % self.every == 0:
+            self.progress(self.report)
 
 
-def check_pack(pack: str | Path | Game, *, games: int = 100, players: list[int] | None = None, seed: int = 0,
-               out: Path | None = None, apply_limit: int | None = None,
+def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, players: list[int] | None = None,
+               seed: int = 0, out: Path | None = None, apply_limit: int | None = None,
                decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN, shrink: bool = True,
-               thorough_every: int = 1, max_decisions: int | None = None, backend: str = "local",
-               address: str | None = None, progress: Callable[[Report], None] | None = None) -> Report:
-    """Play about `games` random games (split over the player counts) and check them.
+               thorough_every: int = DEFAULT_THOROUGH_EVERY, max_decisions: int | None = None,
+               backend: str = "local", address: str | None = None,
+               progress: Callable[[Report], None] | None = None, time_budget: float | None = None,
+               policy: str = "random", coverage: bool = False, watchers: list[Watcher] | None = None) -> Report:
+    """Play `games` random games (the player counts interleaved) and check them; see docs/TESTING.md.
 
-    Each player count is its own run, seeded from `seed` and its position, so
-    the `ray` backend (one task per count) reports exactly what a local run does.
-    `progress`, if given, is called with the report so far after every game tried (shrinking included),
-    in a local run.
+    A failure is written to `out` as soon as it is found, then shrunk, the log rewritten with each
+    shorter game that fails the same way. `time_budget` (seconds) ends the run, shrinking included,
+    with the shortest failing game found so far; so does Ctrl-C. `games=None` plays until the budget.
+    `policy` is "random" or "explore" (steered toward what no game has reached yet); `coverage`
+    counts what the games reached (`report.coverage`). `progress` is called with the report after
+    every game, every 500 decisions of a game, and while shrinking.
     """
     game = game_of(pack)
     counts = players or list(range(game.min_players, game.max_players + 1))
     for count in counts:
         if not game.min_players <= count <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
-    report = Report(game.name, invariants=len(game.invariants), thorough_every=thorough_every)
-    started = time.perf_counter()
-    shares = [(count, games // len(counts) + (1 if index < games % len(counts) else 0), seed + index)
-              for index, count in enumerate(counts)]
-    shares = [share for share in shares if share[1] > 0]
+    if games is None and time_budget is None:
+        raise PackError("give a number of games, a time budget, or both")
+    if policy not in POLICIES:
+        raise PackError(f"unknown policy '{policy}': " + " or ".join(POLICIES))
+    report = Report(game.name, invariants=len(game.invariants), thorough_every=thorough_every, policy=policy,
+                    budget=time_budget)
+    deadline = Deadline(time_budget)
+    report.clock = deadline
     options: dict[str, Any] = {"apply_limit": apply_limit, "decisions_per_turn": decisions_per_turn,
-                               "shrink": shrink, "thorough_every": thorough_every, "max_decisions": max_decisions}
-    if backend == "ray":
-        from ..raybackend import check_counts_ray
-
-        parts: Any = check_counts_ray(game, shares, options, address)
-    elif backend == "local":
-        def step(part: Report) -> None:
-            if progress is not None:
-                progress(_combined(report, part))
-
-        parts = (check_count(game, count, share, run_seed, progress=step, **options)
-                 for count, share, run_seed in shares)
-    else:
-        raise PackError(f"unknown backend '{backend}': local or ray")
-    for part, failure in parts:  # in count order; a local run stops at the first failure
-        for count, finished in part.games.items():
-            report.games[count] = report.games.get(count, 0) + finished
-        report.attempts += part.attempts
-        report.decisions += part.decisions
-        report.cut_short += part.cut_short
-        report.problems.extend(part.problems)
-        if failure is not None:
-            report.failure = failure
-            break
-    report.seconds = time.perf_counter() - started
-    if report.failure is not None and out is not None:
-        write_failure_log(game, report.failure, out)
+                               "thorough_every": thorough_every, "max_decisions": max_decisions}
+    try:
+        if backend == "ray":
+            _search_ray(game, counts, games, seed, options, report, address)
+        elif backend == "local":
+            played = game
+            probe = None
+            if coverage or policy == "explore":
+                played, probe = instrumented(game)
+            if coverage or policy == "explore":
+                report.coverage = Coverage(played, counts, probe)
+            chooser = make_policy(policy, report.coverage)
+            extra = list(watchers or []) + ([report.coverage] if report.coverage is not None else [])
+            _search(played, counts, games, seed, options, report, chooser, extra, deadline, progress, out)
+        else:
+            raise PackError(f"unknown backend '{backend}': local or ray")
+        if report.failure is not None:
+            _keep(game, report, out, progress)
+            if shrink and report.failure.choices is not None:
+                _shrink(game, counts, {**options, "watchers": list(watchers or [])}, report, deadline, progress, out)
+    except OutOfTime:
+        report.stopped = f"the time budget ({format_seconds(time_budget or 0)})"
+    except KeyboardInterrupt:
+        report.stopped = "an interruption (Ctrl-C)"
+    report.shrinking = False
+    report.players_now = None
+    report.seconds = deadline.elapsed
     return report
 
 
-def check_count(game: Game, count: int, share: int, seed: int, *, apply_limit: int | None,
-                decisions_per_turn: int, shrink: bool, thorough_every: int,
-                max_decisions: int | None, progress: Callable[[Report], None] | None = None
-                ) -> tuple[Report, Failure | None]:
-    """Property-test `share` random games of `count` players from `seed`: what ran, and the failure found."""
-    part = Report(game.name)
-    strategy = random_games(game, count, apply_limit=apply_limit, decisions_per_turn=decisions_per_turn,
-                            thorough_every=thorough_every, max_decisions=max_decisions)
-    return part, _run_count(strategy, share, seed, part, shrink, progress)
-
-
-def _combined(done: Report, running: Report) -> Report:
-    """The counts finished so far and those of the player count running now, for progress reports."""
-    both = Report(done.pack)
-    for report in (done, running):
-        for count, finished in report.games.items():
-            both.games[count] = both.games.get(count, 0) + finished
-        both.attempts += report.attempts
-        both.decisions += report.decisions
-    both.failure = running.failure or done.failure
-    return both
-
-
-def _run_count(strategy: SearchStrategy[GameRun], examples: int, seed: int, report: Report,
-               shrink: bool, progress: Callable[[Report], None] | None = None) -> Failure | None:
-    recorder = _Recorder(report)
-
-    @settings(max_examples=examples, database=None, deadline=None, derandomize=False, print_blob=False,
-              suppress_health_check=list(HealthCheck), report_multiple_bugs=False, verbosity=Verbosity.quiet,
-              phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate])
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def play(run: GameRun) -> None:
+def _search(game: Game, counts: list[int], games: int | None, seed: int, options: dict[str, Any], report: Report,
+            policy: RandomPolicy | ExplorationPolicy, watchers: list[Watcher], deadline: Deadline,
+            progress: Callable[[Report], None] | None, out: Path | None) -> None:
+    """Play the planned games until one fails (kept in the report) or the plan or the time runs out."""
+    ticker = _Ticker(report, progress)
+    for index, count, seed_of_game in game_plan(counts, games, seed):
+        deadline.check()
+        run = GameRun(game, count, seed_of_game, policy.chooser(count, seed_of_game), watchers=[*watchers, ticker],
+                      deadline=deadline, **options)
         report.attempts += 1
         try:
             run.play()
-        except Exception as exc:
-            recorder.failed(run, exc)
-            if progress is not None:
-                progress(report)
-            raise
-        recorder.finished(run)
+        except Exception as exc:  # noqa: BLE001 - every failure of a game is what the run looks for
+            report.failure = failure_of(run, exc)
+            report.failure.game_index = index
+            report.decisions_now = 0
+            return
+        report.decisions_now = 0
+        report.games[count] = report.games.get(count, 0) + 1
+        report.decisions += len(run.steps)
+        if not run.state or not run.state.is_terminal:
+            report.cut_short += 1
         if progress is not None:
             progress(report)
 
-    try:
-        play()
-    except HypothesisException as exc:
-        report.problems.append(f"hypothesis could not run the games: {exc}")
-    except Exception:  # noqa: BLE001 - the failure itself was recorded by the recorder
-        if recorder.failure is None:
-            raise
-    return recorder.failure
+
+def _keep(game: Game, report: Report, out: Path | None, progress: Callable[[Report], None] | None) -> None:
+    """Write the failing game as soon as it is found: nothing later can lose it."""
+    assert report.failure is not None
+    if out is not None:
+        write_failure_log(game, report.failure, out)
+    if progress is not None:
+        progress(report)
+
+
+def _shrink(game: Game, counts: list[int], options: dict[str, Any], report: Report, deadline: Deadline,
+            progress: Callable[[Report], None] | None, out: Path | None) -> None:
+    """Shrink the report's failure with hypothesis, rewriting the log with each shorter failing game."""
+    original = report.failure
+    assert original is not None and original.choices is not None
+    report.shrinking = True
+
+    def found(run: GameRun, exc: BaseException) -> bool:
+        report.shrink_attempts += 1
+        failure = failure_of(run, exc)
+        if failure.name != original.name:
+            return False  # another failure: not a smaller example of this one
+        best = report.failure
+        if best is None or len(failure.steps) <= len(best.steps):
+            failure.game_index = original.game_index
+            report.failure = failure
+            if out is not None and (best is None or len(failure.steps) < len(best.steps) or
+                                    failure.steps != best.steps):
+                write_failure_log(game, failure, out)
+            elif best is not None:
+                failure.log_path = best.log_path
+        if progress is not None:
+            progress(report)
+        return True
+
+    shrink_game(game, counts, original.players, original.seed, original.choices, len(original.steps),
+                dict(options), found, deadline)
+
+
+def _search_ray(game: Game, counts: list[int], games: int | None, seed: int, options: dict[str, Any],
+                report: Report, address: str | None) -> None:
+    """The planned games as one Ray task per player count; the same games, failure and counts as a local run."""
+    from ..raybackend import check_counts_ray
+
+    if games is None:
+        raise PackError("the ray backend needs a number of games")
+    plan = list(game_plan(counts, games, seed))
+    shares = [(count, [(i, s) for i, c, s in plan if c == count]) for count in counts]
+    parts = check_counts_ray(game, [share for share in shares if share[1]], options, address)
+    failures = [failure for _, failure in parts if failure is not None]
+    first = min((f.game_index for f in failures), default=games)
+    for part, _ in parts:
+        for index, count, decisions, short in part.played:
+            if index < first:
+                report.games[count] = report.games.get(count, 0) + 1
+                report.decisions += decisions
+                report.cut_short += short
+                report.attempts += 1
+    if failures:
+        report.failure = min(failures, key=lambda f: f.game_index)
+        report.attempts += 1
+
+
+def check_count(game: Game, count: int, share: list[tuple[int, int]], **options: Any
+                ) -> tuple[Report, Failure | None]:
+    """Play the given (index, seed) games of `count` players, stopping at the first failure (a Ray task)."""
+    part = Report(game.name)
+    policy = RandomPolicy()
+    for index, seed_of_game in share:
+        run = GameRun(game, count, seed_of_game, policy.chooser(count, seed_of_game), **options)
+        try:
+            run.play()
+        except Exception as exc:  # noqa: BLE001 - the failure is the result
+            failure = failure_of(run, exc)
+            failure.game_index = index
+            return part, failure
+        part.played.append((index, count, len(run.steps), 0 if run.state and run.state.is_terminal else 1))
+    return part, None
+
+
+def format_seconds(seconds: float) -> str:
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"
 
 
 def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
@@ -258,9 +366,12 @@ def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
         lines.append({"type": "decision", "player": failure.failed_action.player,
                       "action": failure.failed_action.action, "chance": []})
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
+    # Written beside and then moved into place: a run stopped mid-write never leaves half a log.
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", encoding="utf-8") as handle:
         for line in lines:
             handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    os.replace(partial, path)
     failure.log_path = path
 
 
@@ -288,14 +399,13 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
                                "is not offered here")
 
     run = GameRun(game, players, seed, replay_choice, apply_limit=apply_limit)
-    recorder = _Recorder(Report(game.name))
     try:
         run.play()
     except _LogEnded:
         return None
     except Exception as exc:  # noqa: BLE001 - any failure is what the log reproduces
-        recorder.failed(run, exc)
-    return recorder.failure
+        return failure_of(run, exc)
+    return None
 
 
 class _LogEnded(Exception):

@@ -75,6 +75,34 @@ class Cutoff:
             self.decisions = decisions
 
 
+class Watcher:
+    """Sees every game a run plays, decision by decision: coverage, progress and extra checks plug in here.
+
+    A watcher may raise `InvariantFailure` to fail the game (an extra check). `needs_before = True`
+    asks for a copy of the state before each decision (copies are cheap, but not free).
+    """
+
+    needs_before = False
+
+    def starting(self, run: GameRun) -> None:
+        """A game is about to be set up."""
+
+    def started(self, run: GameRun, state: State) -> None:
+        """A game is set up and checked, before its first decision."""
+
+    def applying(self, run: GameRun, action: Action, state: State) -> None:
+        """`action` is about to be applied to `state`."""
+
+    def applied(self, run: GameRun, action: Action, state: State) -> None:
+        """`action` was just applied, before the checks run."""
+
+    def decided(self, run: GameRun, action: Action, before: State | None, state: State) -> None:
+        """`action` was taken and checked; `before` is the state before it if `needs_before`."""
+
+    def ended(self, run: GameRun, state: State) -> None:
+        """The game is over (or cut short at `max_decisions`) and every check held."""
+
+
 @attrs.define
 class GameRun:
     """A game to play: a pack, a player count, a seed, and a source of decisions.
@@ -97,8 +125,11 @@ class GameRun:
     thorough_every: int = 1
     max_decisions: int | None = None
     cutoff: Cutoff = attrs.Factory(Cutoff)
+    watchers: list[Watcher] = attrs.Factory(list)
+    deadline: Any = None  # an object whose check() raises when the run's time is up
     state: State | None = None
     steps: list[Step] = attrs.Factory(list)
+    choices: list[int] = attrs.Factory(list)  # the index chosen at each decision with more than one action
     failed_action: Step | None = None
 
     def play(self) -> State:
@@ -109,36 +140,59 @@ class GameRun:
             raise
 
     def _play(self) -> State:
+        watchers = self.watchers
+        for watcher in watchers:
+            watcher.starting(self)
         self.state = state = self.game.new_game(players=self.players, seed=self.seed)
         self.steps = []
-        self._check(state)
+        self.choices = []
+        checks = invariants.GameChecks(apply_limit=self.apply_limit, decisions_per_turn=self.decisions_per_turn,
+                                       thorough_every=self.thorough_every, pack=self.check_pack)
+        for watcher in watchers:
+            watcher.started(self, state)
+        self._check(checks, state)
+        wants_before = any(watcher.needs_before for watcher in watchers)
         while not state.is_terminal:
             if self.max_decisions is not None and len(self.steps) >= self.max_decisions:
-                return state
+                break
             if self.cutoff.decisions is not None and len(self.steps) > self.cutoff.decisions:
                 return state
+            if self.deadline is not None:
+                self.deadline.check()
             legal = state.legal_actions()
             if not legal:
                 raise invariants.InvariantFailure("deciders", "the game is not over and no action is offered")
             action = self.choose(state, legal)
+            if len(legal) > 1:
+                self.choices.append(next(i for i, a in enumerate(legal) if a is action or a == action))
+            before = state.clone() if wants_before else None
             self.failed_action = Step(len(self.steps), action.player, action.id)
+            for watcher in watchers:
+                watcher.applying(self, action, state)
             state.apply(action)
             self.failed_action = None
             self.steps.append(Step(len(self.steps), action.player, action.id))
-            self._check(state)
+            for watcher in watchers:
+                watcher.applied(self, action, state)
+            self._check(checks, state)
+            for watcher in watchers:
+                watcher.decided(self, action, before, state)
         if self.check_engine:
-            invariants.check_replay(self.game, state, self.players, self.seed)
+            if state.is_terminal:
+                invariants.check_replay(self.game, state, self.players, self.seed)
+            else:  # cut short: the costly checks run on the last state too
+                checks.final(state, len(self.steps))
+        for watcher in watchers:
+            watcher.ended(self, state)
         return state
 
-    def _check(self, state: State) -> None:
+    def _check(self, checks: invariants.GameChecks, state: State) -> None:
+        if self.check_engine:
+            checks.check(state, len(self.steps))
+            return
         if self.check_pack:
             invariants.check_pack_invariants(state)
-        if self.check_engine:
-            invariants.check_step(state, len(self.steps), apply_limit=self.apply_limit,
-                                  decisions_per_turn=self.decisions_per_turn, pack=False,
-                                  thorough=len(self.steps) % self.thorough_every == 0)
-        else:
-            invariants.check_turn_bound(state, len(self.steps), self.decisions_per_turn)
+        invariants.check_turn_bound(state, len(self.steps), self.decisions_per_turn)
 
     def __repr__(self) -> str:
         return f"GameRun({self.game.name}, players={self.players}, seed={self.seed}, {len(self.steps)} decisions)"
@@ -147,7 +201,7 @@ class GameRun:
         printer.text(repr(self))
 
 
-def _drawing_chooser(data: Any) -> Callable[[State, list[Action]], Action]:
+def drawing_chooser(data: Any) -> Callable[[State, list[Action]], Action]:
     def choose(state: State, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -171,7 +225,7 @@ def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = 
         count = draw(player_counts(game, players), label="players")
         seed = draw(seeds, label="seed")
         data = draw(st.data())
-        return GameRun(game, count, seed, _drawing_chooser(data), apply_limit=apply_limit,
+        return GameRun(game, count, seed, drawing_chooser(data), apply_limit=apply_limit,
                        decisions_per_turn=decisions_per_turn, check_engine=check_engine,
                        thorough_every=thorough_every, max_decisions=max_decisions, cutoff=cutoff)
 
