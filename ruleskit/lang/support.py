@@ -184,6 +184,15 @@ def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> It
             env.pop(var, None)
 
 
+def ticked(ctx: Ctx, source: Any, where: str) -> Iterator[Any]:
+    """The elements of a comprehension's source, one step of the budget each (its variable a Python local)."""
+    for item in as_list(ctx.model, ctx.data, source, where):
+        ctx.steps += 1
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
+        yield item
+
+
 def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
     return list(as_list(ctx.model, ctx.data, source, where))
 
@@ -217,7 +226,7 @@ NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
     "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "any_field": any_field, "fail": fail, "player_owner": player_owner,
-    "index": index, "call_builtin": call_builtin, "each": each, "loop_items": loop_items,
+    "index": index, "call_builtin": call_builtin, "each": each, "ticked": ticked, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
