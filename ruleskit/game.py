@@ -111,6 +111,8 @@ class Game:
     backend: str = "compiled"
     generated: Any = None  # the code generator, with the compiled backend
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
+    # Actions are immutable: the engine hands out one object per distinct action id and player.
+    action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.

@@ -435,9 +435,53 @@ class GeneratingCompiler(Compiler):
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
         else:  # known only at run time: one dispatch on the value
-            return _call("any_field", _name(CTX), base, _const(field), self.constant(self._by_kind(field), "fields"),
-                         _const(self._for_player(field)), none_message, _const(self.where(node))), result_type
+            return self._any_field(base, field, none_message, node), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
+
+    def _any_field(self, base: ast.expr, field: str, none_message: ast.expr, node: Tree) -> ast.expr:
+        """A field of a value whose type only the run time knows.
+
+        When the pack gives the field one meaning only (a player var, a player's zone, a fixed field of
+        items), the code tests for that case inline and dispatches anything else to `any_field`, which
+        also raises every error.
+        """
+        by_kind = self._by_kind(field)
+        for_player = self._for_player(field)
+        if self._in_iterable:
+            fast = None
+        else:
+            self._count += 1
+            value = f"v_{self._count}"
+            fast = self._field_fast_path(value, field, by_kind, for_player)
+        general = _call("any_field", _name(CTX), _name(value) if fast else base, _const(field),
+                        self.constant(by_kind, "fields"), _const(for_player), none_message,
+                        _const(self.where(node)))
+        if fast is None:
+            return general
+        test, read = fast
+        assign = ast.NamedExpr(ast.Name(value, ast.Store()), base)
+        return ast.IfExp(test(assign), read, general)
+
+    def _field_fast_path(self, value: str, field: str, by_kind: dict[str, str], for_player: str | None) -> Any:
+        def is_type(kind: str) -> Callable[[ast.expr], ast.expr]:
+            return lambda assign: ast.Compare(_call("type", assign), [ast.Is()], [_name(kind)])
+
+        if not by_kind and for_player == "var":
+            return is_type("int"), _sub(_sub(_data("pv"), _name(value)), field)
+        if not by_kind and for_player == "zone":
+            return is_type("int"), _call("zone_ref", _const(field), _name(value))
+        if for_player is None and by_kind and field != "owner" and set(by_kind.values()) == {"fixed"}:
+            # An item of a kind with this fixed field has it in its table; anything else goes the long way.
+            found = f"t_{self._count}"
+            table = ast.NamedExpr(ast.Name(found, ast.Store()),
+                                  _call(_attr(_name("ITEMS"), "get"), _name(value), _name("NO_FIELDS")))
+
+            def test(assign: ast.expr) -> ast.expr:
+                return ast.BoolOp(ast.And(), [is_type("str")(assign),
+                                              ast.Compare(_const(field), [ast.In()], [table])])
+
+            return test, _sub(_name(found), field)
+        return None
 
     def _by_kind(self, field: str) -> dict[str, str]:
         """How each kind of item gives `field`, as the closure compiler's item readers do."""
@@ -470,6 +514,8 @@ class GeneratingCompiler(Compiler):
         base, base_type = self.gen_expr(node.children[0], scope)
         position, _ = self.gen_expr(node.children[1], scope)
         element = base_type[5:] if base_type.startswith("list:") or base_type.startswith("zone:") else ANY
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "copy_list":
+            base = base.args[0]  # a kind's items, only read here: no copy needed
         return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
 
     def g_call(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
@@ -486,9 +532,53 @@ class GeneratingCompiler(Compiler):
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
         result_type = spec.result([t for _, t in compiled])
+        where = _const(self.where(node))
+        values = [value for value, _ in compiled]
+        direct = self._direct_builtin(name, values, where)
+        if direct is not None:
+            return direct, result_type
         impl = self.constant(spec.fn, name)
-        return _call("call_builtin", impl, _const(name), _name(CTX), _const(self.where(node)),
-                     *[value for value, _ in compiled]), result_type
+        if len(values) <= 3:  # no tuple of arguments to build and walk
+            return _call(f"call_builtin{len(values)}", impl, _const(name), _name(CTX), where, *values), result_type
+        return _call("call_builtin", impl, _const(name), _name(CTX), where, *values), result_type
+
+    def _static_zone(self, value: ast.expr) -> Any:
+        """The zone definition `value` always names (`x.hand`, a game zone), if the code says so."""
+        name = None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "zone_ref" \
+                and isinstance(value.args[0], ast.Constant):
+            name = value.args[0].value
+        elif isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef):
+            name = self.namespace[value.id].name
+        return self.model.zones.get(name) if isinstance(name, str) else None
+
+    def _direct_builtin(self, name: str, values: list[ast.expr], where: ast.expr) -> ast.expr | None:
+        """A builtin on a zone whose kind the code fixes, or on a list the code builds, as a direct read.
+
+        Each helper returns what the builtin returns and charges the same steps; the zone's layout
+        (a stack or a row, its capacity, its pieces' sizes) is read from the pack here, once.
+        """
+        if not values:
+            return None
+        zone = self._static_zone(values[0])
+        data = _name(DATA)
+        if zone is not None and zone.type in ("stack", "row"):
+            if name == "count" and len(values) == 1:
+                return _call("zone_count", data, values[0])
+            if name == "count" and len(values) == 2:
+                return _call("zone_amount", _name(CTX), values[0], values[1], where)
+            if name == "items" and zone.type == "stack":
+                return _call("zone_list", data, values[0])
+            if name == "first" and zone.type == "stack":
+                return _call("zone_first", data, values[0])
+            if name == "free" and zone.size is None:
+                capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
+                if type(capacity) is int:
+                    return _call("zone_free", data, values[0], _const(capacity))
+        if len(values) == 1 and isinstance(values[0], ast.List | ast.ListComp):
+            if name in ("count", "any", "all"):  # a list made here: no check of its kind needed
+                return _call(f"list_{name}", _name(CTX), values[0], where)
+        return None
 
     def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         fn, value_type = Compiler.compile_expr(self, node, scope)

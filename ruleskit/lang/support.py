@@ -106,13 +106,13 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
         if how == "owner":
             return ctx.model.item_data[value]["owner"]
         if how == "zone":
-            return ZoneRef(field, value)
+            return zone_ref(field, value)
         raise ProgramError(f"'{value}' has no field '{field}' in {where}")
     if kind_of_value is int:
         if for_player == "var":
             return ctx.data["pv"][value][field]
         if for_player == "zone":
-            return ZoneRef(field, value)
+            return zone_ref(field, value)
         if for_player == "kind":
             return f"{field}_{value}"
         if for_player == "index":
@@ -166,6 +166,99 @@ def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *arg
         # A value of the wrong kind (a text where a number belongs, a list for a node).
         shown = ", ".join(label_of(ctx.model, a) for a in args)
         raise ProgramError(f"{name}() cannot take ({shown}) in {where}") from None
+
+
+def _charge_list(ctx: Ctx, value: list[Any], where: str) -> None:
+    """A list given to a builtin costs its length in steps (as `builtins.charge`)."""
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
+
+
+def _cannot_take(ctx: Ctx, name: str, where: str, args: tuple[Any, ...]) -> ProgramError:
+    shown = ", ".join(label_of(ctx.model, a) for a in args)
+    return ProgramError(f"{name}() cannot take ({shown}) in {where}")
+
+
+def call_builtin0(impl: Callable[..., Any], name: str, ctx: Ctx, where: str) -> Any:
+    try:
+        return impl(ctx, where)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, ()) from None
+
+
+def call_builtin1(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any) -> Any:
+    if type(a) is list:
+        _charge_list(ctx, a, where)
+    try:
+        return impl(ctx, where, a)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a,)) from None
+
+
+def call_builtin2(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any, b: Any) -> Any:
+    if type(a) is list or type(b) is list:
+        charge(ctx, where, (a, b))
+    try:
+        return impl(ctx, where, a, b)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a, b)) from None
+
+
+def call_builtin3(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any, b: Any, c: Any) -> Any:
+    if type(a) is list or type(b) is list or type(c) is list:
+        charge(ctx, where, (a, b, c))
+    try:
+        return impl(ctx, where, a, b, c)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a, b, c)) from None
+
+
+# Builtins on zones that the generated code knows to be stacks or rows (their layout checked when
+# the code was made), and on lists it has just built: the same results and steps as the builtins.
+
+def zone_count(data: dict[str, Any], ref: ZoneRef) -> int:
+    content = data["z"][ref.key]
+    return len(content) - content.count(None)
+
+
+def zone_amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
+    if type(item) is list:
+        _charge_list(ctx, item, where)
+    content = ctx.data["z"][ref.key]
+    if item is None:
+        return len(content) - content.count(None)
+    return content.count(item)
+
+
+def zone_list(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+    return list(data["z"][ref.key])
+
+
+def zone_first(data: dict[str, Any], ref: ZoneRef) -> Any:
+    content = data["z"][ref.key]
+    return content[0] if content else None
+
+
+def zone_free(data: dict[str, Any], ref: ZoneRef, capacity: int) -> int:
+    content = data["z"][ref.key]
+    return capacity - (len(content) - content.count(None))
+
+
+def list_count(ctx: Ctx, value: list[Any], where: str) -> int:
+    _charge_list(ctx, value, where)
+    return len(value)
+
+
+def list_any(ctx: Ctx, value: list[Any], where: str) -> bool:
+    _charge_list(ctx, value, where)
+    return any(value)
+
+
+def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
+    _charge_list(ctx, value, where)
+    return all(value)
 
 
 def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> Iterator[Any]:
@@ -225,10 +318,14 @@ def shown(ctx: Ctx, value: Any) -> str:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "any_field": any_field, "fail": fail, "player_owner": player_owner,
-    "index": index, "call_builtin": call_builtin, "each": each, "ticked": ticked, "loop_items": loop_items,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
+    "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
+    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
+    "zone_free": zone_free, "list_count": list_count, "list_any": list_any, "list_all": list_all,
+    "each": each, "ticked": ticked, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded,
+    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {},
 }

@@ -157,17 +157,22 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     """The actions `player` may take in the current stage."""
     flow = data["flow"]
     result: list[Action] = []
+    actions = game.actions_by_stage.get(flow["stage"])
+    if not actions:
+        return result
     ctx = Ctx(game.program, data, player)
-    for action in game.actions_by_stage.get(flow["stage"], ()):
-        if not _within_limits(action, flow, player):
+    for action in actions:
+        limit = action.limit
+        if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
+                and not _within_limits(action, flow, player):
             continue
         ctx.env = {}
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            _bind(game, ctx, action, 0, player, {}, result)
+            _bind(game, ctx, action, 0, player, [], result)
         elif _allowed(ctx, action):
-            result.append(_make_action(game, action, {}, player))
+            result.append(_make_action(game, action, [], player))
     return result
 
 
@@ -193,24 +198,34 @@ def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) ->
     return True
 
 
-def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, args: dict[str, Any],
+def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
           out: list[Action]) -> None:
-    ctx.env = dict(args)
-    if index == len(action.params):
-        if _allowed(ctx, action):
-            if len(out) >= MAX_LEGAL_ACTIONS:
-                raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
-            out.append(_make_action(game, action, args, player))
-        return
-    param = action.params[index]
+    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
+    params = action.params
+    env = {p.name: v for p, v in zip(params, values)}
+    ctx.env = env
+    param = params[index]
     options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
+    last = index + 1 == len(params)
+    name = param.name
     for value in options:
-        key = option_id(value)
-        if key not in seen:
-            seen.add(key)
-            ctx.tick(action.where)  # each binding tried is a step of the listing's budget
-            _bind(game, ctx, action, index + 1, player, {**args, param.name: value}, out)
+        key = value if type(value) is str else option_id(value)
+        if key in seen:
+            continue
+        seen.add(key)
+        ctx.tick(action.where)  # each binding tried is a step of the listing's budget
+        if last:
+            # The innermost parameter is bound in place: its checks read the same table each time.
+            env[name] = value
+            ctx.env = env
+            if _allowed(ctx, action):
+                if len(out) >= MAX_LEGAL_ACTIONS:
+                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+                out.append(_make_action(game, action, [*values, value], player))
+        else:
+            _bind(game, ctx, action, index + 1, player, [*values, value], out)
+            ctx.env = env
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
@@ -221,10 +236,30 @@ def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
     return True
 
 
-def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], player: int) -> Action:
+_MAX_CACHED_ACTIONS = 100_000
+
+
+def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
+    """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
+    cache = game.action_cache
+    plain = all(type(v) is str or type(v) is int for v in values)  # hashable, and 1 and True stay apart
+    if plain:
+        key = (action.name, player, *values)
+        found = cache.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    made = _new_action(game, action, values, player)
+    if plain:
+        if len(cache) >= _MAX_CACHED_ACTIONS:
+            cache.clear()
+        cache[key] = made
+    return made
+
+
+def _new_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     if not action.params:
         return Action(action.name, action.label or action.name, player, {"action": action.name, "args": {}})
-    values = [args[p.name] for p in action.params]
+    args = {p.name: v for p, v in zip(action.params, values)}
     action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
 
     def label() -> str:
