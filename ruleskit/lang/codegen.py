@@ -132,6 +132,7 @@ class GeneratingCompiler(Compiler):
         self._env_names: set[str] | None = None
         self._fallbacks = 0  # closures of the closure backend used so far (they read locals from ctx.env)
         self._generating = 0  # > 0 while a function is being generated
+        self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
 
     # ------------------------------------------------------------- the generated module
 
@@ -203,9 +204,24 @@ class GeneratingCompiler(Compiler):
             self._env_names = saved
             self._generating -= 1
 
+    def self_contained(self, make: Callable[[], Any]) -> tuple[Any, bool]:
+        """Run `make` (which builds a closure); and whether that closure needs none of this function's
+        Python locals (it reads no local from ctx.env but the function's inputs, and holds no closure
+        that could), so that the function may keep its own locals as Python locals."""
+        outer = self._env_names
+        fallbacks, reads = self._fallbacks, self._env_reads
+        self._env_reads = set()
+        try:
+            result = make()
+            alone = outer is not None and self._fallbacks == fallbacks and self._env_reads <= outer
+        finally:
+            self._env_reads = reads | self._env_reads
+        return result, alone
+
     def local(self, name: str) -> ast.Name | ast.Subscript:
         """Where the local `name` lives in the function being generated."""
         if self._env_names is None or name in self._env_names:
+            self._env_reads.add(name)
             return _env(name)
         return _name(f"L_{name}")
 
@@ -470,6 +486,8 @@ class GeneratingCompiler(Compiler):
             return is_type("int"), _sub(_sub(_data("pv"), _name(value)), field)
         if not by_kind and for_player == "zone":
             return is_type("int"), _call("zone_ref", _const(field), _name(value))
+        if not by_kind and for_player == "kind":
+            return is_type("int"), _call("per_player_item", _const(field), _name(value))
         if for_player is None and by_kind and field != "owner" and set(by_kind.values()) == {"fixed"}:
             # An item of a kind with this fixed field has it in its table; anything else goes the long way.
             found = f"t_{self._count}"
@@ -743,8 +761,8 @@ class GeneratingCompiler(Compiler):
         name = str(name_token)
         self._check_local_name(name, name_token)
         if value_node.data in _CHANCE or value_node.data in _CHOICES:
-            fn, value_type = getattr(self, f"c_{value_node.data}")(value_node, scope)
-            value: ast.expr = _call(self.constant(fn, "decide"), _name(CTX))
+            (fn, value_type), alone = self.self_contained(lambda: getattr(self, f"c_{value_node.data}")(value_node, scope))
+            value: ast.expr = _call(self.constant(fn, "chance" if alone else "decide"), _name(CTX))
         else:
             value, value_type = self.gen_expr(value_node, scope)
         scope.names[name] = value_type
@@ -783,7 +801,15 @@ class GeneratingCompiler(Compiler):
         if sign:
             self._expect_int(value_type, value_node, "+=" if sign > 0 else "-=")
         if simple is None:
-            writer, reader = self.compile_target(target_node, scope)
+            writer, reader = self.compile_target(target_node, scope)  # every check, and its errors
+            target = self._field_target(target_node, scope)
+            if target is not None:
+                owner, field, player_bound, item_bounds = target
+                bounds = (_const(field), self.constant(player_bound, "bound"), self.constant(item_bounds, "bounds"),
+                          _const(where))
+                if sign:
+                    return [ast.Expr(_call("change_field", _name(CTX), owner, value, _const(sign), *bounds))]
+                return [ast.Expr(_call("set_field", _name(CTX), value, owner, *bounds))]
             if sign:
                 op = "add" if sign > 0 else "subtract"
                 current = _call(self.constant(reader, "read"), _name(CTX))
@@ -889,6 +915,61 @@ class GeneratingCompiler(Compiler):
         args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
         self._call(f"proc:{name}")
         return [ast.Expr(_call(_sub(_name("PROCS"), name), _name(CTX), ast.List(args, ast.Load())))]
+
+    def _gen_zone(self, node: Tree, scope: Scope) -> ast.expr:
+        """A zone operand of a statement, refused at compile time as `statements._zone` refuses it."""
+        value, type_name = self.gen_expr(node, scope)
+        if type_name != ANY and not type_name.startswith("zone:"):
+            raise self.error(node, f"expected a zone here, not a value of type {type_name}")
+        return value
+
+    def t_move_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        first, count_of, source_node, dest_node, position_node = node.children
+        count: ast.expr = _const(None)
+        if count_of is not None:
+            count = self.gen_expr(first, scope)[0]
+            what = self.gen_expr(count_of.children[0], scope)[0]
+        else:
+            what = self.gen_expr(first, scope)[0]
+        source = self._gen_zone(source_node, scope)
+        dest = self._gen_zone(dest_node, scope)
+        top = position_node is not None and str(position_node.children[0]) == "top"
+        if count_of is not None:  # the count is worked out after the zones, as in the closure
+            self._count += 1
+            names = [f"w_{self._count}", f"s_{self._count}", f"d_{self._count}"]
+            assign = [ast.Assign([ast.Name(n, ast.Store())], v) for n, v in zip(names, (what, source, dest))]
+            call = _call("move_items", _name(CTX), *[_name(n) for n in names], count, _const(True), _const(top),
+                         _const(self.where(node)))
+            return [*assign, ast.Expr(call)]
+        return [ast.Expr(_call("move_items", _name(CTX), what, source, dest, count, _const(False), _const(top),
+                               _const(self.where(node))))]
+
+    def t_draw_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        count_node, source_node, dest_node, position_node = node.children
+        count = self.gen_expr(count_node, scope)[0]
+        source = self._gen_zone(source_node, scope)
+        dest = self._gen_zone(dest_node, scope)
+        top = position_node is not None and str(position_node.children[0]) == "top"
+        return [ast.Expr(_call("draw_items", _name(CTX), source, dest, count, _const(top), _const(self.where(node))))]
+
+    def _field_target(self, node: Tree, scope: Scope) -> tuple[ast.expr, str, Any, Any] | None:
+        """For `x.field` and `x.y.field` (a player's or an item's variable): the owner, the field, the bounds."""
+        parts = list(node.children)
+        if len(parts) < 2 or not all(isinstance(p, Token) for p in parts[1:]):
+            return None
+        base_node: Tree | Token = Tree("name", [parts[0]])
+        for part in parts[1:-1]:
+            base_node = Tree("field", [base_node, part])
+        base, _ = self.gen_expr(base_node, scope)
+        if any(isinstance(n, ast.Name) and n.id == "RULES" for n in ast.walk(base)):
+            return None  # a rule call steps the budget: the closure reads the owner twice, so must we
+        model = self.model
+        field = str(parts[-1])
+        player_var = model.player_vars.get(field)
+        player_bound = bounds_of(player_var, f"'{field}'", model.item_kind) if player_var else None
+        item_bounds = {k: bounds_of(d.vars[field], f"'{field}'", model.item_kind)
+                       for k, d in model.kinds.items() if field in d.vars}
+        return base, field, player_bound, item_bounds
 
     def t_log_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         value, _ = self.gen_expr(node.children[0], scope)

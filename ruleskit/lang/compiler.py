@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
-from ..runtime.context import Ctx, Return
+from ..runtime.context import Ctx, Return, nothing
 from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
 from .expressions import SPECIALS
@@ -65,7 +65,7 @@ class Compiler(DecisionCompiler):
         self.origin = origin
         self.current = what
         if not text.strip():
-            return lambda ctx: None
+            return nothing
         tree = parse(text, "block", origin)
         body = self.compile_block(tree, Scope(names))
         self._note_calls(what)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import BudgetExceeded, ProgramError, RuleViolation
 from ..model import ZoneRef
+from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
 from .builtins import charge
 from .expressions import joined, number_value
@@ -261,6 +262,69 @@ def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
     return all(value)
 
 
+# Statements the generated code runs through a helper: the same steps, checks and errors as the
+# closures of `statements.py`, given values the generated code has already worked out.
+
+def zone_value(model: Any, value: Any, where: str) -> ZoneRef:
+    if not isinstance(value, ZoneRef):
+        raise ProgramError(f"expected a zone, got {label_of(model, value)!r} in {where}")
+    return value
+
+
+def move_items(ctx: Ctx, what: Any, src: Any, dst: Any, count: Any, counted: bool, top: bool, where: str) -> None:
+    """`move [count of] what from src to dst`: `count` is read only when `counted`."""
+    model = ctx.model
+    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if counted:
+        number = need_int(count, where)
+        if number == 0:
+            return
+        zone_ops.remove(ctx, src, what, number, where)
+        zone_ops.add(ctx, dst, what, number, top, where)
+        return
+    for item in what if isinstance(what, list) else [what]:
+        zone_ops.remove(ctx, src, item, 1, where)
+        zone_ops.add(ctx, dst, item, 1, top, where)
+
+
+def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) -> None:
+    """`draw count from src to dst`: `count` is worked out after the zones, as the closure does."""
+    model = ctx.model
+    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if model.zones[src.name].type != "stack":
+        raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type} in {where}")
+    for _ in range(need_int(count, where)):
+        if not ctx.data["z"][src.key]:
+            return
+        item = ctx.own("z", src.key).pop(0)
+        zone_ops.add(ctx, dst, item, 1, top, where)
+
+
+def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, item_bounds: dict[str, Any],
+              where: str) -> None:
+    """`set owner.field = value` for a player's or an item's variable."""
+    if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+        ctx.own("pv", owner)[field] = player_bound(value, where)
+        return
+    model = ctx.model
+    if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
+        bound = item_bounds[model.item_kind[owner]]
+        ctx.own("ev", owner)[field] = bound(value, where)
+        return
+    raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
+
+
+def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player_bound: Any,
+                 item_bounds: dict[str, Any], where: str) -> None:
+    """`owner.field += value` (or `-=`, with `sign` -1); `value` comes after the current value is read."""
+    if isinstance(owner, int) and not isinstance(owner, bool):
+        current = ctx.data["pv"][owner][field]
+    else:
+        current = ctx.data["ev"][owner][field]
+    changed = checked_int(need_int(current, where) + sign * need_int(value, where), where)
+    set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
+
+
 def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> Iterator[Any]:
     """The elements of a comprehension's source, each bound to `var` in turn; the old binding comes back after."""
     items = as_list(ctx.model, ctx.data, source, where)
@@ -327,5 +391,6 @@ NAMES: dict[str, Any] = {
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {},
+    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
+    "set_field": set_field, "change_field": change_field,
 }

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ProgramError, RuleViolation
 from ..lang.values import as_list, label_of, option_id
 from . import rng
-from .context import Ctx, GameOver
+from .context import Ctx, GameOver, nothing
 from .data import copy_data
 from .zones import initial_content
 
@@ -369,14 +369,17 @@ def settle(game: Game, ctx: Ctx) -> None:
         if flow["entered"]:
             flow["entered"] = False
             stage = game.stages[flow["stage"]]
-            ctx.me = flow["active"]
-            ctx.env = {}
-            stage.on_enter(ctx)
-            if stage.simultaneous is not None:
+            # Entering a stage with nothing to do changes nothing the pack can read: the ends just
+            # checked still do not hold, so the flow goes on to the legal actions at once.
+            if stage.on_enter is not nothing or stage.simultaneous is not None:
                 ctx.me = flow["active"]
-                players = stage.simultaneous(ctx)
-                flow["simul"] = {"players": sorted(set(players)), "picks": {}}
-            continue
+                ctx.env = {}
+                stage.on_enter(ctx)
+                if stage.simultaneous is not None:
+                    ctx.me = flow["active"]
+                    players = stage.simultaneous(ctx)
+                    flow["simul"] = {"players": sorted(set(players)), "picks": {}}
+                continue
         simul = flow["simul"]
         if simul is not None:
             waiting = [p for p in simul["players"] if str(p) not in simul["picks"]]
