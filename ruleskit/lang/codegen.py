@@ -532,8 +532,13 @@ class GeneratingCompiler(Compiler):
         base, base_type = self.gen_expr(node.children[0], scope)
         position, _ = self.gen_expr(node.children[1], scope)
         element = base_type[5:] if base_type.startswith("list:") or base_type.startswith("zone:") else ANY
+        where = _const(self.where(node))
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "copy_list":
-            base = base.args[0]  # a kind's items, only read here: no copy needed
+            # A kind's items, only read here: no copy needed, and certainly a list.
+            return _call("list_index", base.args[0], position, where), element or ANY
+        zone = self._static_zone(base)
+        if zone is not None and zone.type != "pool":
+            return _call("zone_index", _name(DATA), base, position, where), element or ANY
         return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
 
     def g_call(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
@@ -937,7 +942,7 @@ class GeneratingCompiler(Compiler):
         if count_of is not None:  # the count is worked out after the zones, as in the closure
             self._count += 1
             names = [f"w_{self._count}", f"s_{self._count}", f"d_{self._count}"]
-            assign = [ast.Assign([ast.Name(n, ast.Store())], v) for n, v in zip(names, (what, source, dest))]
+            assign = [ast.Assign([ast.Name(n, ast.Store())], v) for n, v in zip(names, (what, source, dest), strict=True)]
             call = _call("move_items", _name(CTX), *[_name(n) for n in names], count, _const(True), _const(top),
                          _const(self.where(node)))
             return [*assign, ast.Expr(call)]

@@ -159,6 +159,19 @@ def index(ctx: Ctx, value: Any, i: Any, where: str) -> Any:
     return value[i]
 
 
+def list_index(value: list[Any], i: Any, where: str) -> Any:
+    """`index` of a value the generated code knows to be a list."""
+    if type(i) is not int or not 0 <= i < len(value):
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(value):
+            raise ProgramError(f"index {i!r} out of range 0..{len(value) - 1} in {where}")
+    return value[i]
+
+
+def zone_index(data: dict[str, Any], ref: ZoneRef, i: Any, where: str) -> Any:
+    """`index` of a zone the generated code knows to be a stack or a row."""
+    return list_index(data["z"][ref.key], i, where)
+
+
 def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *args: Any) -> Any:
     charge(ctx, where, args)
     try:
@@ -386,7 +399,7 @@ NAMES: dict[str, Any] = {
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
-    "zone_free": zone_free, "list_count": list_count, "list_any": list_any, "list_all": list_all,
+    "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all,
     "each": each, "ticked": ticked, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,

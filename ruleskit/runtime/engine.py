@@ -202,7 +202,7 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
           out: list[Action]) -> None:
     """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
     params = action.params
-    env = {p.name: v for p, v in zip(params, values)}
+    env = {p.name: v for p, v in zip(params, values, strict=False)}
     ctx.env = env
     param = params[index]
     options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
@@ -259,7 +259,7 @@ def _make_action(game: Game, action: CompiledAction, values: list[Any], player: 
 def _new_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     if not action.params:
         return Action(action.name, action.label or action.name, player, {"action": action.name, "args": {}})
-    args = {p.name: v for p, v in zip(action.params, values)}
+    args = {p.name: v for p, v in zip(action.params, values, strict=True)}
     action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
 
     def label() -> str:
@@ -465,14 +465,14 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
     flow["stage"] = phase.stage
     flow["entered"] = True
     flow["end_turn"] = False
-    for name, var in game.model.game_vars.items():
-        if var.owner == "turn":
-            data["v"][name] = start_value(var)
+    for name, var in game.turn_vars:
+        data["v"][name] = start_value(var)
     ctx.me = flow["active"]
     ctx.env = {}
     game.program.emit(ctx, "turn_start", [flow["active"]])
-    ctx.env = {}
-    phase.on_turn_start(ctx)
+    if phase.on_turn_start is not nothing:
+        ctx.env = {}
+        phase.on_turn_start(ctx)
 
 
 def _next_turn(game: Game, ctx: Ctx) -> None:
@@ -483,8 +483,9 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
     ctx.me = flow["active"]
     ctx.env = {}
     game.program.emit(ctx, "turn_end", [flow["active"]])
-    ctx.env = {}
-    phase.on_turn_end(ctx)
+    if phase.on_turn_end is not nothing:
+        ctx.env = {}
+        phase.on_turn_end(ctx)
     flow["pos"] += 1
     round_over = flow["pos"] >= len(flow["order"])
     if round_over:
