@@ -417,7 +417,9 @@ class GeneratingCompiler(Compiler):
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
             return _call("copy_list", self.constant(model.items_of(name), "items")), f"list:{name}"
-        # Everything else (per-player kinds, and every error) is the closure compiler's.
+        if name in model.kinds:  # a per-player kind: its items for the players in this game
+            return _call("kind_items", self.constant(model, "model"), _const(name), _name(DATA)), f"list:{name}"
+        # Everything else (every error) is the closure compiler's.
         fn, value_type = self.resolve_name(name, node, scope)
         return _call(self.constant(fn, "closure"), _name(CTX)), value_type
 
@@ -569,9 +571,18 @@ class GeneratingCompiler(Compiler):
     def _static_zone(self, value: ast.expr) -> Any:
         """The zone definition `value` always names (`x.hand`, a game zone), if the code says so."""
         name = None
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "zone_ref" \
-                and isinstance(value.args[0], ast.Constant):
+        if isinstance(value, ast.IfExp):  # a field tested inline: both ways must give the same zone
+            then, other = self._static_zone(value.body), self._static_zone(value.orelse)
+            return then if then is not None and then is other else None
+        called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        if called == "zone_ref" and isinstance(value.args[0], ast.Constant):
             name = value.args[0].value
+        elif called == "any_field" and isinstance(value.args[2], ast.Constant):
+            # A field that is a zone of whatever has it (or an error): that zone.
+            field = value.args[2].value
+            if isinstance(field, str) and set(self._by_kind(field).values()) <= {"zone"} \
+                    and self._for_player(field) in ("zone", None):
+                name = field
         elif isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef):
             name = self.namespace[value.id].name
         return self.model.zones.get(name) if isinstance(name, str) else None

@@ -380,6 +380,10 @@ def copy_list(items: list[Any]) -> list[Any]:
     return list(items)
 
 
+def kind_items(model: Any, kind: str, data: dict[str, Any]) -> list[str]:
+    return model.items_of(kind, data["n"])  # type: ignore[no-any-return]
+
+
 def player_name(p: int) -> str:
     return f"Player {p + 1}"
 
@@ -401,7 +405,7 @@ NAMES: dict[str, Any] = {
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
     "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all,
     "each": each, "ticked": ticked, "loop_items": loop_items,
-    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
+    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
