@@ -214,7 +214,10 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         if key in seen:
             continue
         seen.add(key)
-        ctx.tick(action.where)  # each binding tried is a step of the listing's budget
+        ctx.steps += 1  # each binding tried is a step of the listing's budget
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
         if last:
             # The innermost parameter is bound in place: its checks read the same table each time.
             env[name] = value
