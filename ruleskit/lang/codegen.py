@@ -610,9 +610,12 @@ class GeneratingCompiler(Compiler):
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
                     return _call("zone_free", data, values[0], _const(capacity))
-        if len(values) == 1 and isinstance(values[0], ast.List | ast.ListComp):
-            if name in ("count", "any", "all"):  # a list made here: no check of its kind needed
+        if len(values) == 1 and name in ("count", "any", "all"):
+            if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 return _call(f"list_{name}", _name(CTX), values[0], where)
+            # Most often a list (a rule's result, say): read at once; anything else goes the long way.
+            impl = self.constant(builtins.BUILTINS[name].fn, name)
+            return _call(f"maybe_list_{name}", impl, _name(CTX), values[0], where)
         return None
 
     def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:

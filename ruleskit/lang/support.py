@@ -338,6 +338,24 @@ def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player
     set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
 
 
+def maybe_list_count(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_count(ctx, value, where)
+    return call_builtin1(impl, "count", ctx, where, value)
+
+
+def maybe_list_any(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_any(ctx, value, where)
+    return call_builtin1(impl, "any", ctx, where, value)
+
+
+def maybe_list_all(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_all(ctx, value, where)
+    return call_builtin1(impl, "all", ctx, where, value)
+
+
 def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> Iterator[Any]:
     """The elements of a comprehension's source, each bound to `var` in turn; the old binding comes back after."""
     items = as_list(ctx.model, ctx.data, source, where)
@@ -403,7 +421,8 @@ NAMES: dict[str, Any] = {
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
-    "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all,
+    "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
+    "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
     "each": each, "ticked": ticked, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,

@@ -210,7 +210,8 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     last = index + 1 == len(params)
     name = param.name
     for value in options:
-        key = value if type(value) is str else option_id(value)
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
         if key in seen:
             continue
         seen.add(key)
@@ -245,7 +246,12 @@ _MAX_CACHED_ACTIONS = 100_000
 def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
     cache = game.action_cache
-    plain = all(type(v) is str or type(v) is int for v in values)  # hashable, and 1 and True stay apart
+    plain = True  # only str and int values: hashable, and 1 and True stay apart
+    for value in values:
+        kind = type(value)
+        if kind is not str and kind is not int:
+            plain = False
+            break
     if plain:
         key = (action.name, player, *values)
         found = cache.get(key)
