@@ -574,12 +574,13 @@ class GeneratingCompiler(Compiler):
         if isinstance(value, ast.IfExp):  # a field tested inline: both ways must give the same zone
             then, other = self._static_zone(value.body), self._static_zone(value.orelse)
             return then if then is not None and then is other else None
+        args = value.args if isinstance(value, ast.Call) else []
         called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
-        if called == "zone_ref" and isinstance(value.args[0], ast.Constant):
-            name = value.args[0].value
-        elif called == "any_field" and isinstance(value.args[2], ast.Constant):
+        if called == "zone_ref" and isinstance(args[0], ast.Constant):
+            name = args[0].value
+        elif called == "any_field" and isinstance(args[2], ast.Constant):
             # A field that is a zone of whatever has it (or an error): that zone.
-            field = value.args[2].value
+            field = args[2].value
             if isinstance(field, str) and set(self._by_kind(field).values()) <= {"zone"} \
                     and self._for_player(field) in ("zone", None):
                 name = field
