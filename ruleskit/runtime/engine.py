@@ -240,7 +240,7 @@ def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
     return True
 
 
-_MAX_CACHED_ACTIONS = 100_000
+_MAX_CACHED_ACTIONS = 20_000  # a pack with more distinct actions starts the table again
 
 
 def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
