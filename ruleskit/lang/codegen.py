@@ -245,7 +245,8 @@ class GeneratingCompiler(Compiler):
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        (body, _), local = self.generate(lambda: self.gen_expr(definition.body, scope), [])
+        (body, result_type), local = self.generate(lambda: self.gen_expr(definition.body, scope), [])
+        self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body, local))
         self._modifiers[definition.name] = []
@@ -322,14 +323,15 @@ class GeneratingCompiler(Compiler):
             if len(rule.params) == len(definition.params):
                 self.origin, self.current = definition.origin, f"hook {definition.name}"
                 scope = Scope({n: type_of(t) for n, t in definition.params})
-                scope.names["base"] = ANY
+                scope.names["base"] = self.rule_type(rule.name)
 
-                def modifier() -> tuple[ast.expr | None, ast.expr]:
+                def modifier() -> tuple[ast.expr | None, ast.expr, str]:
                     when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
-                    return when, self.gen_expr(definition.body, scope)[0]
+                    return (when, *self.gen_expr(definition.body, scope))
 
                 # Read from ctx.env, which the rule sets for its modifiers: every name is an input.
-                (when, expr), _ = self.generate(modifier, set(scope.all_names()))
+                (when, expr, given), _ = self.generate(modifier, set(scope.all_names()))
+                self.check_modifier_type(definition, rule, given)
                 self._note_calls(f"hook:{definition.name}")
                 self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
                 self._modifiers[rule.name].append(([p for p, _ in definition.params], when, expr))
@@ -412,7 +414,7 @@ class GeneratingCompiler(Compiler):
             return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
         if name in self.rule_defs and not self.rule_defs[name].params:
             self._call(f"rule:{name}")
-            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), ANY
+            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), self.rule_type(name)
         if name in model.item_kind:
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
@@ -554,7 +556,7 @@ class GeneratingCompiler(Compiler):
             if name in self.rule_defs and len(arg_nodes) == len(self.rule_defs[name].params):
                 args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
                 self._call(f"rule:{name}")
-                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), ANY
+                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), self.rule_type(name)
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
         result_type = spec.result([t for _, t in compiled])
