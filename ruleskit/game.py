@@ -111,10 +111,14 @@ class Game:
     backend: str = "compiled"
     generated: Any = None  # the code generator, with the compiled backend
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
+    # Actions are immutable: the engine hands out one object per distinct action id and player.
+    action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
         self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages] for stage in self.stages}
+        self.turn_vars = [(name, var) for name, var in self.model.game_vars.items() if var.owner == "turn"]
 
     @property
     def code(self) -> str:

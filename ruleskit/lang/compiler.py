@@ -14,7 +14,7 @@ from lark import Token
 
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
-from ..runtime.context import Ctx, Return
+from ..runtime.context import Ctx, Return, nothing
 from . import coverage
 from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
@@ -68,7 +68,7 @@ class Compiler(DecisionCompiler):
         self.origin = origin
         self.current = what
         if not text.strip():
-            return lambda ctx: None
+            return nothing
         tree = parse(text, "block", origin)
         body = self.compile_block(tree, Scope(names))
         self._note_calls(what)

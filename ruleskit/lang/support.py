@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import BudgetExceeded, ProgramError, RuleViolation
 from ..model import ZoneRef
+from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
 from .builtins import charge
 from .expressions import joined, number_value
@@ -106,13 +107,13 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
         if how == "owner":
             return ctx.model.item_data[value]["owner"]
         if how == "zone":
-            return ZoneRef(field, value)
+            return zone_ref(field, value)
         raise ProgramError(f"'{value}' has no field '{field}' in {where}")
     if kind_of_value is int:
         if for_player == "var":
             return ctx.data["pv"][value][field]
         if for_player == "zone":
-            return ZoneRef(field, value)
+            return zone_ref(field, value)
         if for_player == "kind":
             return f"{field}_{value}"
         if for_player == "index":
@@ -158,6 +159,19 @@ def index(ctx: Ctx, value: Any, i: Any, where: str) -> Any:
     return value[i]
 
 
+def list_index(value: list[Any], i: Any, where: str) -> Any:
+    """`index` of a value the generated code knows to be a list."""
+    if type(i) is not int or not 0 <= i < len(value):
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(value):
+            raise ProgramError(f"index {i!r} out of range 0..{len(value) - 1} in {where}")
+    return value[i]
+
+
+def zone_index(data: dict[str, Any], ref: ZoneRef, i: Any, where: str) -> Any:
+    """`index` of a zone the generated code knows to be a stack or a row."""
+    return list_index(data["z"][ref.key], i, where)
+
+
 def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *args: Any) -> Any:
     charge(ctx, where, args)
     try:
@@ -166,6 +180,180 @@ def call_builtin(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, *arg
         # A value of the wrong kind (a text where a number belongs, a list for a node).
         shown = ", ".join(label_of(ctx.model, a) for a in args)
         raise ProgramError(f"{name}() cannot take ({shown}) in {where}") from None
+
+
+def _charge_list(ctx: Ctx, value: list[Any], where: str) -> None:
+    """A list given to a builtin costs its length in steps (as `builtins.charge`)."""
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
+
+
+def _cannot_take(ctx: Ctx, name: str, where: str, args: tuple[Any, ...]) -> ProgramError:
+    shown = ", ".join(label_of(ctx.model, a) for a in args)
+    return ProgramError(f"{name}() cannot take ({shown}) in {where}")
+
+
+def call_builtin0(impl: Callable[..., Any], name: str, ctx: Ctx, where: str) -> Any:
+    try:
+        return impl(ctx, where)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, ()) from None
+
+
+def call_builtin1(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any) -> Any:
+    if type(a) is list:
+        _charge_list(ctx, a, where)
+    try:
+        return impl(ctx, where, a)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a,)) from None
+
+
+def call_builtin2(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any, b: Any) -> Any:
+    if type(a) is list or type(b) is list:
+        charge(ctx, where, (a, b))
+    try:
+        return impl(ctx, where, a, b)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a, b)) from None
+
+
+def call_builtin3(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any, b: Any, c: Any) -> Any:
+    if type(a) is list or type(b) is list or type(c) is list:
+        charge(ctx, where, (a, b, c))
+    try:
+        return impl(ctx, where, a, b, c)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, name, where, (a, b, c)) from None
+
+
+# Builtins on zones that the generated code knows to be stacks or rows (their layout checked when
+# the code was made), and on lists it has just built: the same results and steps as the builtins.
+
+def zone_count(data: dict[str, Any], ref: ZoneRef) -> int:
+    content = data["z"][ref.key]
+    return len(content) - content.count(None)
+
+
+def zone_amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
+    if type(item) is list:
+        _charge_list(ctx, item, where)
+    content = ctx.data["z"][ref.key]
+    if item is None:
+        return len(content) - content.count(None)
+    return content.count(item)
+
+
+def zone_list(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+    return list(data["z"][ref.key])
+
+
+def zone_first(data: dict[str, Any], ref: ZoneRef) -> Any:
+    content = data["z"][ref.key]
+    return content[0] if content else None
+
+
+def zone_free(data: dict[str, Any], ref: ZoneRef, capacity: int) -> int:
+    content = data["z"][ref.key]
+    return capacity - (len(content) - content.count(None))
+
+
+def list_count(ctx: Ctx, value: list[Any], where: str) -> int:
+    _charge_list(ctx, value, where)
+    return len(value)
+
+
+def list_any(ctx: Ctx, value: list[Any], where: str) -> bool:
+    _charge_list(ctx, value, where)
+    return any(value)
+
+
+def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
+    _charge_list(ctx, value, where)
+    return all(value)
+
+
+# Statements the generated code runs through a helper: the same steps, checks and errors as the
+# closures of `statements.py`, given values the generated code has already worked out.
+
+def zone_value(model: Any, value: Any, where: str) -> ZoneRef:
+    if not isinstance(value, ZoneRef):
+        raise ProgramError(f"expected a zone, got {label_of(model, value)!r} in {where}")
+    return value
+
+
+def move_items(ctx: Ctx, what: Any, src: Any, dst: Any, count: Any, counted: bool, top: bool, where: str) -> None:
+    """`move [count of] what from src to dst`: `count` is read only when `counted`."""
+    model = ctx.model
+    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if counted:
+        number = need_int(count, where)
+        if number == 0:
+            return
+        zone_ops.remove(ctx, src, what, number, where)
+        zone_ops.add(ctx, dst, what, number, top, where)
+        return
+    for item in what if isinstance(what, list) else [what]:
+        zone_ops.remove(ctx, src, item, 1, where)
+        zone_ops.add(ctx, dst, item, 1, top, where)
+
+
+def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) -> None:
+    """`draw count from src to dst`: `count` is worked out after the zones, as the closure does."""
+    model = ctx.model
+    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if model.zones[src.name].type != "stack":
+        raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type} in {where}")
+    for _ in range(need_int(count, where)):
+        if not ctx.data["z"][src.key]:
+            return
+        item = ctx.own("z", src.key).pop(0)
+        zone_ops.add(ctx, dst, item, 1, top, where)
+
+
+def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, item_bounds: dict[str, Any],
+              where: str) -> None:
+    """`set owner.field = value` for a player's or an item's variable."""
+    if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+        ctx.own("pv", owner)[field] = player_bound(value, where)
+        return
+    model = ctx.model
+    if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
+        bound = item_bounds[model.item_kind[owner]]
+        ctx.own("ev", owner)[field] = bound(value, where)
+        return
+    raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
+
+
+def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player_bound: Any,
+                 item_bounds: dict[str, Any], where: str) -> None:
+    """`owner.field += value` (or `-=`, with `sign` -1); `value` comes after the current value is read."""
+    if isinstance(owner, int) and not isinstance(owner, bool):
+        current = ctx.data["pv"][owner][field]
+    else:
+        current = ctx.data["ev"][owner][field]
+    changed = checked_int(need_int(current, where) + sign * need_int(value, where), where)
+    set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
+
+
+def maybe_list_count(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_count(ctx, value, where)
+    return call_builtin1(impl, "count", ctx, where, value)
+
+
+def maybe_list_any(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_any(ctx, value, where)
+    return call_builtin1(impl, "any", ctx, where, value)
+
+
+def maybe_list_all(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
+    if type(value) is list:
+        return list_all(ctx, value, where)
+    return call_builtin1(impl, "all", ctx, where, value)
 
 
 def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> Iterator[Any]:
@@ -182,6 +370,15 @@ def each(ctx: Ctx, env: dict[str, Any], var: str, source: Any, where: str) -> It
             env[var] = old
         else:
             env.pop(var, None)
+
+
+def ticked(ctx: Ctx, source: Any, where: str) -> Iterator[Any]:
+    """The elements of a comprehension's source, one step of the budget each (its variable a Python local)."""
+    for item in as_list(ctx.model, ctx.data, source, where):
+        ctx.steps += 1
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
+        yield item
 
 
 def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
@@ -201,6 +398,10 @@ def copy_list(items: list[Any]) -> list[Any]:
     return list(items)
 
 
+def kind_items(model: Any, kind: str, data: dict[str, Any]) -> list[str]:
+    return model.items_of(kind, data["n"])  # type: ignore[no-any-return]
+
+
 def player_name(p: int) -> str:
     return f"Player {p + 1}"
 
@@ -216,10 +417,16 @@ def shown(ctx: Ctx, value: Any) -> str:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "any_field": any_field, "fail": fail, "player_owner": player_owner,
-    "index": index, "call_builtin": call_builtin, "each": each, "loop_items": loop_items,
-    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "player_name": player_name,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
+    "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
+    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
+    "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
+    "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
+    "each": each, "ticked": ticked, "loop_items": loop_items,
+    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded,
+    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
+    "set_field": set_field, "change_field": change_field,
 }

@@ -20,6 +20,10 @@ STEP_BUDGET = 200_000
 MAX_DEPTH = 48
 
 
+def nothing(ctx: Ctx) -> None:
+    """An empty block of statements: the engine knows by this function that running it changes nothing."""
+
+
 class Suspend(Exception):
     """A `choose` needs an answer that has not been given yet."""
 
@@ -164,12 +168,23 @@ def fork(base: dict[str, Any]) -> dict[str, Any]:
 def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of the flow table; its usage counts are flat tables of numbers, copied whole."""
     copied = flow.copy()
+    if flow.keys() == _FLOW_KEYS and flow["simul"] is None and type(flow["usage"]) is dict \
+            and type(flow["order"]) is list:
+        copied["usage"] = {scope: counts.copy() for scope, counts in flow["usage"].items()}
+        copied["order"] = flow["order"].copy()  # players' seats
+        return copied
     for key, value in flow.items():
         if key == "usage":
             copied[key] = {scope: counts.copy() for scope, counts in value.items()}
         elif type(value) is dict or type(value) is list:
             copied[key] = copy_data(value)
     return copied
+
+
+# The keys of a flow table as the engine makes it; all but `usage` and `order` hold plain values
+# (`simul` is None outside a simultaneous stage).
+_FLOW_KEYS = {"phase", "stage", "active", "order", "pos", "turn", "round", "end_turn", "entered", "simul", "idle",
+              "usage"}
 
 
 def own_everything(data: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ProgramError, RuleViolation
 from ..lang.values import as_list, label_of, option_id
 from . import rng
-from .context import Ctx, GameOver
+from .context import Ctx, GameOver, nothing
 from .data import copy_data
 from .zones import initial_content
 
@@ -157,17 +157,22 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     """The actions `player` may take in the current stage."""
     flow = data["flow"]
     result: list[Action] = []
+    actions = game.actions_by_stage.get(flow["stage"])
+    if not actions:
+        return result
     ctx = Ctx(game.program, data, player)
-    for action in game.actions_by_stage.get(flow["stage"], ()):
-        if not _within_limits(action, flow, player):
+    for action in actions:
+        limit = action.limit
+        if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
+                and not _within_limits(action, flow, player):
             continue
         ctx.env = {}
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            _bind(game, ctx, action, 0, player, {}, result)
+            _bind(game, ctx, action, 0, player, [], result)
         elif _allowed(ctx, action):
-            result.append(_make_action(game, action, {}, player))
+            result.append(_make_action(game, action, [], player))
     return result
 
 
@@ -193,24 +198,38 @@ def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) ->
     return True
 
 
-def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, args: dict[str, Any],
+def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
           out: list[Action]) -> None:
-    ctx.env = dict(args)
-    if index == len(action.params):
-        if _allowed(ctx, action):
-            if len(out) >= MAX_LEGAL_ACTIONS:
-                raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
-            out.append(_make_action(game, action, args, player))
-        return
-    param = action.params[index]
+    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
+    params = action.params
+    env = {p.name: v for p, v in zip(params, values, strict=False)}
+    ctx.env = env
+    param = params[index]
     options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
+    last = index + 1 == len(params)
+    name = param.name
     for value in options:
-        key = option_id(value)
-        if key not in seen:
-            seen.add(key)
-            ctx.tick(action.where)  # each binding tried is a step of the listing's budget
-            _bind(game, ctx, action, index + 1, player, {**args, param.name: value}, out)
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
+        if key in seen:
+            continue
+        seen.add(key)
+        ctx.steps += 1  # each binding tried is a step of the listing's budget
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
+        if last:
+            # The innermost parameter is bound in place: its checks read the same table each time.
+            env[name] = value
+            ctx.env = env
+            if _allowed(ctx, action):
+                if len(out) >= MAX_LEGAL_ACTIONS:
+                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+                out.append(_make_action(game, action, [*values, value], player))
+        else:
+            _bind(game, ctx, action, index + 1, player, [*values, value], out)
+            ctx.env = env
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
@@ -221,10 +240,35 @@ def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
     return True
 
 
-def _make_action(game: Game, action: CompiledAction, args: dict[str, Any], player: int) -> Action:
+_MAX_CACHED_ACTIONS = 20_000  # a pack with more distinct actions starts the table again
+
+
+def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
+    """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
+    cache = game.action_cache
+    plain = True  # only str and int values: hashable, and 1 and True stay apart
+    for value in values:
+        kind = type(value)
+        if kind is not str and kind is not int:
+            plain = False
+            break
+    if plain:
+        key = (action.name, player, *values)
+        found = cache.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    made = _new_action(game, action, values, player)
+    if plain:
+        if len(cache) >= _MAX_CACHED_ACTIONS:
+            cache.clear()
+        cache[key] = made
+    return made
+
+
+def _new_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     if not action.params:
         return Action(action.name, action.label or action.name, player, {"action": action.name, "args": {}})
-    values = [args[p.name] for p in action.params]
+    args = {p.name: v for p, v in zip(action.params, values, strict=True)}
     action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
 
     def label() -> str:
@@ -334,14 +378,17 @@ def settle(game: Game, ctx: Ctx) -> None:
         if flow["entered"]:
             flow["entered"] = False
             stage = game.stages[flow["stage"]]
-            ctx.me = flow["active"]
-            ctx.env = {}
-            stage.on_enter(ctx)
-            if stage.simultaneous is not None:
+            # Entering a stage with nothing to do changes nothing the pack can read: the ends just
+            # checked still do not hold, so the flow goes on to the legal actions at once.
+            if stage.on_enter is not nothing or stage.simultaneous is not None:
                 ctx.me = flow["active"]
-                players = stage.simultaneous(ctx)
-                flow["simul"] = {"players": sorted(set(players)), "picks": {}}
-            continue
+                ctx.env = {}
+                stage.on_enter(ctx)
+                if stage.simultaneous is not None:
+                    ctx.me = flow["active"]
+                    players = stage.simultaneous(ctx)
+                    flow["simul"] = {"players": sorted(set(players)), "picks": {}}
+                continue
         simul = flow["simul"]
         if simul is not None:
             waiting = [p for p in simul["players"] if str(p) not in simul["picks"]]
@@ -427,14 +474,14 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
     flow["stage"] = phase.stage
     flow["entered"] = True
     flow["end_turn"] = False
-    for name, var in game.model.game_vars.items():
-        if var.owner == "turn":
-            data["v"][name] = start_value(var)
+    for name, var in game.turn_vars:
+        data["v"][name] = start_value(var)
     ctx.me = flow["active"]
     ctx.env = {}
     game.program.emit(ctx, "turn_start", [flow["active"]])
-    ctx.env = {}
-    phase.on_turn_start(ctx)
+    if phase.on_turn_start is not nothing:
+        ctx.env = {}
+        phase.on_turn_start(ctx)
 
 
 def _next_turn(game: Game, ctx: Ctx) -> None:
@@ -445,8 +492,9 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
     ctx.me = flow["active"]
     ctx.env = {}
     game.program.emit(ctx, "turn_end", [flow["active"]])
-    ctx.env = {}
-    phase.on_turn_end(ctx)
+    if phase.on_turn_end is not nothing:
+        ctx.env = {}
+        phase.on_turn_end(ctx)
     flow["pos"] += 1
     round_over = flow["pos"] >= len(flow["order"])
     if round_over:

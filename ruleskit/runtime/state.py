@@ -178,6 +178,14 @@ class State:
             wanted_id = action
         else:
             raise IllegalAction(f"an action must be an Action or an action id, not {type(action).__name__}")
+        flow = self._data["flow"]
+        if self.pending is None and flow["simul"] is None and (player is None or player == flow["active"]):
+            # One player to decide, every legal action theirs: the first with this id is the only one.
+            if self._legal is None:
+                self._legal = self._compute_legal()
+            for found in self._legal:
+                if found.id == wanted_id:
+                    return found
         deciders = self.players_to_decide()
         if player is not None and player not in deciders:
             who = ", ".join(f"Player {p + 1}" for p in deciders)
