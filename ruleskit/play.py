@@ -304,7 +304,7 @@ def _visible_items(state: State, viewer: int) -> set[str]:
                 continue
             seen.update(item for item, count in content.items() if count)
         else:
-            seen.update(item for item in content if item is not None)
+            seen.update(item for item in content if isinstance(item, str))  # faces only name no item
     return seen
 
 
