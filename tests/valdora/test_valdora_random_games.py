@@ -87,3 +87,35 @@ def test_provisional_data_is_replaced_by_a_data_only_variant(tmp_path: Path) -> 
     for _ in range(300):
         state.apply(chooser.choice(state.legal_actions()))
     assert broken_invariants(state) == []
+
+
+LONG_ROAD = """
+# The top of the ring, A to C, one stretch of 7 spaces; C and B joined directly.
+[replace.board]
+nodes = "space"
+edges = [
+    ["hub", "road_1"], ["road_1", "mine_1"], ["mine_1", "road_2"], ["road_2", "city_a"],
+    ["hub", "road_3"], ["road_3", "house_c"], ["house_c", "road_4"], ["road_4", "city_c"],
+    ["hub", "road_5"], ["road_5", "mine_2"], ["mine_2", "road_6"], ["road_6", "city_b"],
+    ["hub", "road_7"], ["road_7", "house_g"], ["house_g", "road_8"], ["road_8", "city_d"],
+    ["city_a", "house_a"], ["house_a", "road_9"], ["road_9", "harbor_1"], ["harbor_1", "house_b"],
+    ["house_b", "road_10"], ["road_10", "house_d"], ["house_d", "mine_3"], ["mine_3", "city_c"],
+    ["city_c", "city_b"],
+    ["city_b", "house_e"], ["house_e", "road_11"], ["road_11", "harbor_2"], ["harbor_2", "road_12"], ["road_12", "city_d"],
+    ["city_d", "road_13"], ["road_13", "house_f"], ["house_f", "city_a"],
+]
+"""
+
+
+def test_a_board_with_a_longer_road_moves_to_its_end(tmp_path: Path) -> None:
+    # Moves walk the roads as far as they go: a data-only board with a stretch of 7 spaces between two
+    # cities lets a move from one city reach the other (rulebook: "as far as you want between two cities").
+    (tmp_path / "pack.toml").write_text(
+        'name = "valdora-long"\nversion = "1.0"\nplayers = { min = 3, max = 5 }\n'
+        'extends = "valdora"\nfiles = ["board.toml"]\n')
+    (tmp_path / "board.toml").write_text(LONG_ROAD)
+    state = ruleskit.load(str(tmp_path)).new_game(players=3, seed=1)
+    near = state.data["ev"]["city_a"]["near"]
+    assert {"house_a", "road_9", "harbor_1", "house_b", "road_10", "house_d", "mine_3", "city_c"} <= set(near)
+    assert "city_b" not in near  # beyond city_c only with provisions
+    assert "city_b" in state.data["ev"]["city_a"]["far"]
