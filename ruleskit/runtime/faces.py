@@ -160,9 +160,16 @@ def _match_tokens(program: Program, data: dict[str, Any], pool: list[str],
     """For each shown place, the first item of `pool` that shows the same token there (removed from the pool)."""
     remaining = list(pool)
     picked = []
+    faces: dict[tuple[str, str], Any] = {}  # each item's token in each zone, worked out once
+
+    def face(name: str, item: str) -> Any:
+        if (name, item) not in faces:
+            faces[name, item] = token(program, data, name, item)
+        return faces[name, item]
+
     for key, _, wanted in shown:
         name = key.partition("@")[0]
-        match = next((item for item in remaining if token(program, data, name, item) == wanted), None)
+        match = next((item for item in remaining if face(name, item) == wanted), None)
         if match is None:
             return None
         remaining.remove(match)
