@@ -213,3 +213,25 @@ def test_shows_on_a_pool_is_refused_at_its_line(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="shows") as caught:
         load(tmp_path, game)
     assert caught.value.line is not None
+
+
+def test_search_counts_faces_as_hidden_information(tmp_path: Path) -> None:
+    from ruleskit.mcts import has_hidden_information
+
+    state = load(tmp_path).new_game(players=2, seed=3)
+    for action in ("turn", "lay"):
+        state.apply(action)
+    assert has_hidden_information(state, 0)
+
+
+def test_an_observation_encodes_a_face_only_zone(tmp_path: Path) -> None:
+    pytest.importorskip("gymnasium")
+    from ruleskit.rl.layout import ObservationLayout
+
+    game = load(tmp_path)
+    state = game.new_game(players=2, seed=3)
+    for action in ("turn", "lay", "turn", "lay"):
+        state.apply(action)
+    layout = ObservationLayout(game, 2)
+    observation = layout.encode(state.view(0), 0, True)
+    assert len(observation) == layout.size
