@@ -235,3 +235,10 @@ def test_an_observation_encodes_a_face_only_zone(tmp_path: Path) -> None:
     layout = ObservationLayout(game, 2)
     observation = layout.encode(state.view(0), 0, True)
     assert len(observation) == layout.size
+
+
+def test_a_mistake_in_shows_is_reported_at_its_line(tmp_path: Path) -> None:
+    game = GAME.replace('shows = "it.back"', 'shows = "it.bakc"')
+    with pytest.raises(PackError, match="bakc") as caught:
+        load(tmp_path, game)
+    assert caught.value.line == GAME.splitlines().index('shows = "it.back"') + 1
