@@ -242,3 +242,18 @@ def test_a_mistake_in_shows_is_reported_at_its_line(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="bakc") as caught:
         load(tmp_path, game)
     assert caught.value.line == GAME.splitlines().index('shows = "it.back"') + 1
+
+
+def test_undo_is_refused_once_a_new_face_is_shown(tmp_path: Path) -> None:
+    from ruleskit.play import revealed
+
+    state = load(tmp_path).new_game(players=2, seed=3)
+    for action in ("turn", "lay", "turn", "lay"):
+        state.apply(action)
+    before = state.clone()
+    state.apply("take")  # a face-up card into player 1's hand: the other player sees nothing new
+    assert not revealed(before, state, 1)
+    assert revealed(before, state, 0)  # its owner now sees the card itself, both faces
+    before = state.clone()
+    state.apply("turn")  # the next card's front, and the turned card's back, are seen
+    assert revealed(before, state, 0)
