@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from valdora_helpers import broken_invariants
 
 import ruleskit
+from ruleskit.bots import make_bot
 from ruleskit.testing.invariants import check_views
 
 PACK = Path(__file__).resolve().parents[2] / "games" / "valdora"
@@ -45,6 +47,22 @@ def test_a_random_game_ends_by_the_craftsmen_running_out(game: ruleskit.Game, pl
     assert len(result["scores"]) == players and result["winners"]
     # Every player had as many turns: the game ended at the end of a round.
     assert state.data["flow"]["turn"] % players == 0
+
+
+@pytest.mark.skipif(os.environ.get("RULESKIT_SLOW") != "1", reason="set RULESKIT_SLOW=1 for a whole greedy game")
+def test_a_greedy_game_ends_by_the_craftsmen_running_out(game: ruleskit.Game) -> None:
+    # The greedy bot (the pack's [report] heuristic, on determinized copies) completes commissions
+    # and ends the game far sooner than random play.
+    state = game.new_game(players=3, seed=7)
+    bots = [make_bot("greedy", game, seed) for seed in range(3)]
+    while not state.is_terminal:
+        player = state.current_player
+        assert player is not None
+        state.apply(bots[player].choose(state, player))
+    result = state.result
+    assert result is not None and result["reason"] == "only one colour of craftsman tiles is left"
+    assert state.data["flow"]["turn"] < 1000
+    assert any(state.data["z"][f"done@{p}"] for p in range(3))
 
 
 def test_pack_holds_no_python() -> None:
