@@ -111,7 +111,9 @@ class Display:
     def label(self, name: str) -> str:
         return clean(self.hints.labels.get(name) or name.replace("_", " "))
 
-    def item(self, item: str) -> str:
+    def item(self, item: Any) -> str:
+        if isinstance(item, dict) and "shows" in item:  # an item shown by its face only (runtime.faces)
+            return self.value(item["shows"])
         data = self.model.item_data.get(item)
         if data is None:
             return clean(item)

@@ -197,6 +197,9 @@ class GameBuilder:
             if zone.capacity is not None:
                 program.capacities[zone_name] = self._expr(zone.capacity, zone.source, ("capacity",),
                                                            f"capacity of zone {zone_name}", expect="a number")
+            if zone.shows is not None:
+                program.shows[zone_name] = self._expr(zone.shows, zone.source, ("shows",), f"shows of zone {zone_name}",
+                                                      {"it": zone.of})
 
         stages = {name: self._stage(name, d) for name, d in defs["stages"].items()}
         phases = {name: self._phase(name, d, stages) for name, d in defs["phases"].items()}

@@ -174,10 +174,12 @@ def has_hidden_information(state: State, viewer: int) -> bool:
         return True
     if any(len(shown) != len(real) for shown, real in zip(view["player_vars"], data["pv"], strict=True)):
         return True
-    if any(len(view["items"][item]) != len(values) for item, values in data["ev"].items()):
+    if any(item not in view["items"] or len(view["items"][item]) != len(values) for item, values in data["ev"].items()):
         return True
     if any(isinstance(content, dict) and content.get("hidden") for content in view["zones"].values()):
         return True
+    if any(isinstance(content, list) and any(isinstance(x, dict) for x in content) for content in view["zones"].values()):
+        return True  # items shown by their face only
     return is_simultaneous(state)
 
 

@@ -210,6 +210,8 @@ class Model:
                 raise located(zone.source, f"row zone '{zone_name}' needs slots > 0")
             if zone.visible == "top" and zone.type != "stack":
                 raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: only a stack can show its top")
+            if zone.shows is not None and (zone.type == "pool" or not zone.of):
+                raise located(zone.source, f"zone '{zone_name}': `shows` needs a stack or row of one kind (`of`)")
             if zone.size is not None and zone.of and zone.size not in self.kinds[zone.of].fields:
                 raise located(zone.source, f"zone '{zone_name}' sizes items by unknown field '{zone.size}'",
                               did_you_mean(zone.size, self.kinds[zone.of].fields))

@@ -26,7 +26,7 @@ KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "replace", "remove",
 PREDEFINED = ("me", "players", "base")
 # TOML keys whose strings are text for people, not rule-language code.
 TEXT_KEYS = {"label", "message", "reason", "description", "name", "version", "title", "board", "extends",
-             "files", "visible", "above_max", "below_min", "remove"}
+             "files", "visible", "redraw", "above_max", "below_min", "remove"}
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RK_DEFINITION = re.compile(r"^\s*(?:replace\s+)?(rule|proc)\s+([A-Za-z_]\w*)")
 _RK_HOOK = re.compile(r"^\s*(?:replace\s+)?hook\s+([A-Za-z_]\w*)\s+(on|modify)\s+([A-Za-z_]\w*)")

@@ -13,6 +13,7 @@ hidden from a human player and is now shown to them.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -292,8 +293,20 @@ def _read_line(prompt: str) -> str:
 
 
 def revealed(before: State, after: State, viewer: int) -> bool:
-    """True if `viewer` now sees an item that was hidden from them before."""
-    return bool(_visible_items(after, viewer) - _visible_items(before, viewer))
+    """True if `viewer` now sees an item, a stack's top or a face that was hidden from them before."""
+    return (bool(_visible_items(after, viewer) - _visible_items(before, viewer))
+            or bool(_shown_tops(after, viewer) - _shown_tops(before, viewer)))
+
+
+def _shown_tops(state: State, viewer: int) -> Counter[str]:
+    """Each zone's shown top (of a `top` stack) and each face it shows, as text keyed by the zone."""
+    shown: Counter[str] = Counter()
+    for key, content in state.view(viewer)["zones"].items():
+        if isinstance(content, dict) and content.get("top") is not None:
+            shown[json.dumps([key, content["top"]], sort_keys=True)] += 1
+        elif isinstance(content, list):
+            shown.update(json.dumps([key, x], sort_keys=True) for x in content if isinstance(x, dict))
+    return shown
 
 
 def _visible_items(state: State, viewer: int) -> set[str]:
@@ -304,7 +317,7 @@ def _visible_items(state: State, viewer: int) -> set[str]:
                 continue
             seen.update(item for item, count in content.items() if count)
         else:
-            seen.update(item for item in content if item is not None)
+            seen.update(item for item in content if isinstance(item, str))  # faces only name no item
     return seen
 
 

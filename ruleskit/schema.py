@@ -86,6 +86,10 @@ class ZoneDef:
     unlimited: bool = False
     visible: Literal["all", "owner", "none", "top"] = "all"
     label: str = ""
+    # What a viewer sees of an item instead of its id (an expression over `it`), and where a
+    # determinized copy may redraw the zone's hidden items from (any hidden zone of the kind, or itself).
+    shows: str | None = None
+    redraw: Literal["kind", "self"] = "kind"
     source: Source | None = None
 
 

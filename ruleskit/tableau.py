@@ -51,12 +51,12 @@ def visible_items(view: dict[str, Any]) -> set[str]:
     for content in view["zones"].values():
         if isinstance(content, dict):
             if content.get("hidden") is True:
-                if content.get("top") is not None:
+                if isinstance(content.get("top"), str):  # a top shown by its face only names no item
                     seen.add(content["top"])
                 continue
             seen.update(item for item, count in content.items() if count)
         else:
-            seen.update(item for item in content if item is not None)
+            seen.update(item for item in content if isinstance(item, str))
     return seen
 
 
@@ -113,7 +113,9 @@ class Tableau:
                     "cards": [self.card(item) if item is not None else {"empty": True} for item in content]}
         return {"type": "stack", "text": text, "cards": [self.card(item) for item in content]}
 
-    def card(self, item: str) -> dict[str, Any]:
+    def card(self, item: Any) -> dict[str, Any]:
+        if not isinstance(item, str):  # an item shown by its face only
+            return {"text": self.display.item(item), "owner": None}
         values = self.model.item_data.get(item, {})
         owner = values.get("owner")
         return {"text": self.display.item(item), "owner": owner if isinstance(owner, int) else None}

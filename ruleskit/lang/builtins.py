@@ -330,6 +330,49 @@ def larger(ctx: Ctx, where: str, a: int, b: int) -> int:
     return max(a, b)
 
 
+def reachable(ctx: Ctx, where: str, start: Any, steps: int, stops: Any = None, avoid: Any = None) -> list[Any]:
+    """The nodes at 1..`steps` open edges from `start` (a node or a list of nodes), nearest first.
+
+    A path may end on a node of `stops` but not go on from it (a start always
+    goes on); it never enters a node of `avoid`. A start is listed only if a
+    path leads back to it. Each node visited costs a step, so the walk is
+    bounded by the board and the budget whatever `steps` is.
+    """
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
+        raise ProgramError(f"reachable() needs a number of steps >= 0 in {where}")
+    starts = _items(ctx, where, start) if isinstance(start, list | ZoneRef) else [start]
+    halts = {option_id(n) for n in _items(ctx, where, stops)} if stops is not None else set()
+    barred = {option_id(n) for n in _items(ctx, where, avoid)} if avoid is not None else set()
+    blocked = ctx.data["blocked"]
+    adjacency = ctx.model.adjacency
+    found: list[Any] = []
+    seen: set[Any] = set()
+    frontier = list(dict.fromkeys(starts))
+    expanded = set(frontier)
+    for _ in range(steps):
+        following = []
+        for node in frontier:
+            ctx.tick(where)
+            for n in adjacency.get(node, ()):
+                if n in seen or option_id(n) in barred or edge_key(node, n) in blocked:
+                    continue
+                seen.add(n)
+                found.append(n)
+                if n not in expanded and option_id(n) not in halts:
+                    expanded.add(n)
+                    following.append(n)
+        if not following:
+            break
+        frontier = following
+    return found
+
+
+def _nodes_of_first(types: list[str]) -> str:
+    if types and types[0].startswith("list:"):
+        return types[0]
+    return f"list:{types[0]}" if types else "list:any"
+
+
 BUILTINS: dict[str, Builtin] = {
     "count": Builtin(count, 1, 2, _fixed("int"), "number of elements (of one item, if given)"),
     "sum": Builtin(total, 1, 1, _fixed("int"), "sum of a list of numbers"),
@@ -363,6 +406,9 @@ BUILTINS: dict[str, Builtin] = {
     "adjacent": Builtin(adjacent, 1, 1, _same_as_first_list := (lambda t: f"list:{t[0]}" if t else "list:any"),
                         "nodes joined to a node by an open edge"),
     "neighbours": Builtin(neighbours, 1, 1, _same_as_first_list, "nodes joined to a node, blocked or not"),
+    "reachable": Builtin(reachable, 2, 4, _nodes_of_first,
+                         "nodes within `steps` open edges of a node (or nodes), nearest first; a path stops at "
+                         "a node of `stops` and never enters one of `avoid`"),
     "edges": Builtin(edges, 0, 0, _fixed("list:list:any"), "every edge of the board as [a, b]"),
     "blocked": Builtin(is_blocked, 2, 2, _fixed("bool"), "whether the edge between two nodes is blocked"),
     "blocked_edges": Builtin(blocked_edges, 0, 0, _fixed("list:list:any"), "the blocked edges as [a, b]"),

@@ -27,6 +27,7 @@ class Program:
     procs: dict[str, Callable[[Ctx, list[Any]], None]] = attrs.Factory(dict)
     hooks: dict[str, list[Callable[[Ctx, list[Any]], None]]] = attrs.Factory(dict)
     capacities: dict[str, Fn] = attrs.Factory(dict)
+    shows: dict[str, Fn] = attrs.Factory(dict)  # zone name -> what a viewer sees of its items (see runtime.faces)
     stages: set[str] = attrs.Factory(set)
 
     def emit(self, ctx: Ctx, event: str, args: list[Any]) -> None:

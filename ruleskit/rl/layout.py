@@ -111,11 +111,11 @@ class ObservationLayout:
         present = [item for item in content if item is not None]
         if length:
             for position, item in enumerate(content[:length]):
-                if item in where:
+                if isinstance(item, str) and item in where:  # an item shown by its face only is not named
                     block[position * len(kind_items) + where[item]] = 1.0
         else:
             for item in present:
-                if item in where:
+                if isinstance(item, str) and item in where:
                     block[where[item]] += 1.0
         return [float(len(present))] + block
 

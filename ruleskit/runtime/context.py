@@ -84,7 +84,7 @@ class Ctx:
             spec, self.reseed = self.reseed, None
             own_everything(self.data)
             self.owned.clear()
-            determinize(self.model, self.data, spec["viewer"], spec["seed"])
+            determinize(self.model, self.data, spec["viewer"], spec["seed"], self.program)
 
     # ------------------------------------------------------------- copy on write
 

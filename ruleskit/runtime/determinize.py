@@ -14,16 +14,21 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng
 from .engine import start_value
+from .faces import redeal, uses_faces
 from .visibility import hidden_from_index, sees, zone_owner
 
 if TYPE_CHECKING:
+    from ..lang.scope import Program
     from ..model import Model
 
 
-def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int) -> None:
+def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, program: Program | None = None) -> None:
     """Re-seed the stream and redraw everything hidden from `viewer`, in place."""
     data["rng"] = rng.seed_state(seed)
-    _redeal_hidden_zones(model, data, viewer)
+    if program is not None and uses_faces(model):
+        redeal(program, data, viewer)  # tokens shown stay shown; `redraw = "self"` zones keep to themselves
+    else:
+        _redeal_hidden_zones(model, data, viewer)
     simul = data["flow"].get("simul")
     if simul is not None:  # others' secret picks are unknown to the viewer: in the copy they have not picked yet
         simul["picks"] = {seat: pick for seat, pick in simul["picks"].items() if seat == str(viewer)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .data import copy_data
+from .faces import hidden_items, shown_zone, uses_faces
 from .visibility import hidden_summary, sees, zone_owner
 
 if TYPE_CHECKING:
@@ -27,7 +28,12 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
         for p, pv in enumerate(data["pv"])
     ]
     items: dict[str, Any] = {}
+    # Items shown by face only (runtime.faces) lose their vars wherever their id is not shown.
+    faces = uses_faces(model)
+    unnamed = hidden_items(model, data, viewer) if faces else set()
     for item, values in data["ev"].items():
+        if item in unnamed:
+            continue
         kind = model.kinds[model.item_kind[item]]
         owner = model.item_data[item]["owner"]
         items[item] = {name: copy_data(v) for name, v in values.items()
@@ -38,6 +44,10 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
         name = key.partition("@")[0]
         owner = zone_owner(model, key)
         zone = model.zones[name]
+        shown = shown_zone(state.game.program, data, key, viewer) if faces else None
+        if shown is not None:
+            zones[key] = shown
+            continue
         zones[key] = copy_data(content) if sees(zone.visible, owner, viewer) else hidden_summary(zone.visible, content)
     view["zones"] = zones
     view["blocked"] = list(data["blocked"])

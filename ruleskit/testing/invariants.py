@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction, RulesError
 from ..runtime.context import Ctx
+from ..runtime.faces import is_token, token
 from ..runtime.state import State
 from ..runtime.visibility import hidden_summary, sees, zone_owner
 
@@ -237,10 +238,43 @@ def check_views(state: State) -> None:
         for key, shown in view["zones"].items():
             name = key.partition("@")[0]
             visibility = model.zones[name].visible
+            if model.zones[name].shows is not None:
+                continue  # checked by _check_faces
             if not sees(visibility, zone_owner(model, key), viewer) and shown != hidden_summary(visibility, data["z"][key]):
                 raise InvariantFailure("view", f"view({viewer}) shows the content of hidden zone '{key}'")
+        _check_faces(state, view, viewer)
         _check_secret_picks(state, view, viewer)
         _check_pending(state, view, viewer)
+
+
+def _check_faces(state: State, view: dict[str, Any], viewer: int) -> None:
+    """A zone with `shows` gives non-owners tokens (its face) or a count, never an id or the vars of an item in it."""
+    model = state.game.model
+    for key, content in state.raw["z"].items():
+        name = key.partition("@")[0]
+        zone = model.zones[name]
+        if zone.shows is None or (zone.visible == "owner" and zone_owner(model, key) == viewer):
+            continue
+        items = [item for item in content if item is not None]
+        shown = view["zones"][key]
+        if isinstance(shown, dict):
+            top = shown.get("top")
+            expected_top = content[0] if zone.visible == "top" and content and content[0] is not None else None
+            if shown.get("hidden") is not True or shown.get("count") != len(items) or (top is None) != (expected_top is None):
+                raise InvariantFailure("view", f"view({viewer}) miscounts face-only zone '{key}': {shown!r}")
+            tokens = [top] if top is not None else []
+            under = [expected_top] if expected_top is not None else []
+        else:
+            tokens, under = [t for t in shown if t is not None], items
+            if zone.visible != "all" or len(shown) != len(content):
+                raise InvariantFailure("view", f"view({viewer}) lists the items of face-only zone '{key}'")
+        for shown_token, item in zip(tokens, under, strict=True):
+            if not is_token(shown_token) or shown_token != token(state.game.program, state.raw, name, item):
+                raise InvariantFailure("view", f"view({viewer}) shows {shown_token!r} for an item of face-only "
+                                       f"zone '{key}', not its face")
+        for item in items:
+            if item in view["items"]:
+                raise InvariantFailure("view", f"view({viewer}) shows the vars of {item}, which lies face-only in '{key}'")
 
 
 def _check_secret_picks(state: State, view: dict[str, Any], viewer: int) -> None:

@@ -9,7 +9,7 @@ def test_andreas_turns_pages_for_three_coins() -> None:
     # "Andreas buys a card, turns a page for free, then pays 1 coin to turn another page and buys a
     # second card. He then turns another two pages and pays another 2 coins ... he paid 3 coins."
     state = scenario("andreas_pages")
-    play(state, "buy:c01,ask_coin,none")  # a commission: 1 coin
+    play(state, "buy:right,ask_coin,none")  # c01, a commission: 1 coin
     assert pv(state, 0, "coins") == 5 and zone(state, "open@0") == ["c01"]
     play(state, "turn_page:right")  # the first page of the turn is free
     assert pv(state, 0, "coins") == 5
@@ -17,8 +17,8 @@ def test_andreas_turns_pages_for_three_coins() -> None:
     assert pv(state, 0, "coins") == 4
     # Two pages are visible now: the front of c21 on the right, the back of c07 on the left.
     assert zone(state, "right@book_c")[0] == "c21" and zone(state, "left@book_c")[0] == "c07"
-    assert {"buy:c21,ask_rse,none", "buy:c07,ask_ruby,none"} <= set(ids(state))
-    play(state, "buy:c07,ask_ruby,none")
+    assert {"buy:right,ask_rse,none", "buy:left,ask_ruby,none"} <= set(ids(state))
+    play(state, "buy:left,ask_ruby,none")
     assert pv(state, 0, "coins") == 3 and item(state, "c07")["flipped"] is True  # bought by its back
     play(state, "turn_page:right", "turn_page:left")
     assert pv(state, 0, "coins") == 1  # 6 - 2 for the cards - 3 for the pages

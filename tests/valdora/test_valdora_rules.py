@@ -11,8 +11,12 @@ from valdora_helpers import at, ids, item, play, pool, pv, scenario, zone
 
 import ruleskit
 from ruleskit import IllegalAction
+from ruleskit.testing.invariants import check_views
 
 PACK = Path(__file__).resolve().parents[2] / "games" / "valdora"
+# Each page's (front, back), from the pack's cards.
+FACES = {page: (v["front"], v["back"])
+         for page, v in tomllib.loads((PACK / "cards.toml").read_text())["kinds"]["page"]["items"].items()}
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +58,39 @@ def test_books_show_only_the_top_page(game: ruleskit.Game) -> None:
     state = game.new_game(players=4, seed=2)
     view = state.view(1)["zones"]
     top = zone(state, "right@catalog_a")[0]
-    assert top in str(view["right@catalog_a"]) and zone(state, "right@catalog_a")[1] not in str(view["right@catalog_a"])
-    assert "27" in str(view["right@book_c"])
+    front = FACES[top][0]
+    assert view["right@catalog_a"] == {"hidden": True, "count": 18, "top": {"shows": front}}
+    assert view["right@book_c"]["count"] == 27 and view["left@book_c"] == {"hidden": True, "count": 0, "top": None}
+
+
+def test_a_book_shows_the_face_on_top_and_never_the_page(game: ruleskit.Game) -> None:
+    # The right side shows the front of its top page, the left side the back: not the page itself,
+    # whose id would tell its other face (rulebook: pages are two-sided; only the top faces are visible).
+    state = scenario("andreas_pages")
+    play(state, "turn_page:right")  # c01 onto the left side, back up; c14 on top of the right
+    for viewer in range(4):
+        view = state.view(viewer)
+        assert view["zones"]["left@book_c"]["top"] == {"shows": "ask_amethyst"}  # c01's back
+        assert view["zones"]["right@book_c"]["top"] == {"shows": "ask_gold"}  # c14's front
+        shown = str(view["zones"]) + str(list(view["items"]))
+        assert not any(page in shown for page in ("c01", "c14", "c07", "c21", "c22"))
+    # The player's own choices name a side and a face, not a page.
+    assert {a for a in ids(state) if a.startswith("buy:")} == {"buy:right,ask_gold,none", "buy:left,ask_amethyst,none"}
+    check_views(state)
+
+
+def test_a_guess_at_the_books_keeps_the_faces_shown_and_each_side_its_pages(game: ruleskit.Game) -> None:
+    state = scenario("andreas_pages")
+    play(state, "turn_page:right", "turn_page:right")
+    books = [f"{side}@{b}" for side in ("right", "left") for b in ("catalog_a", "catalog_b", "book_c", "book_d")]
+    tops = set()
+    for seed in range(12):
+        copy = state.determinized(1, seed)
+        assert copy.view(1)["zones"] == state.view(1)["zones"]  # the faces on top are kept
+        for key in books:
+            assert sorted(zone(copy, key)) == sorted(zone(state, key))  # no page crosses into another pile
+        tops.add(zone(copy, "right@catalog_a")[0])  # 18 shuffled pages, several with each front
+    assert len(tops) > 1  # which page shows the face is a guess
 
 
 # ------------------------------------------------------------------ movement
@@ -81,7 +116,7 @@ def _python_reach(edges: list[list[str]], cities: set[str], start: str, passes: 
 
 
 def test_moves_reach_every_space_up_to_the_next_city(game: ruleskit.Game) -> None:
-    # The pack's fixed number of steps covers the board: compare with a search of the graph from every space.
+    # The pack's walk along the roads matches a search of the graph from every space.
     state = game.new_game(players=3, seed=1)
     board = tomllib.loads((PACK / "board.toml").read_text())
     edges = board["board"]["edges"]
@@ -154,8 +189,8 @@ def test_one_action_per_turn_even_after_only_turning_a_page() -> None:
 
 def test_equipment_costs_one_gold_paid_to_the_discard_space() -> None:
     state = scenario("buy_equipment")
-    assert "buy:e01,pick,pan_0" in ids(state)
-    play(state, "buy:e01,pick,pan_0")
+    assert "buy:right,pick,pan_0" in ids(state)  # e01
+    play(state, "buy:right,pick,pan_0")
     assert zone(state, "equipment@0") == ["pan_0", "e11", "e01"]
     assert item(state, "pan_0")["load"] is None and pool(state, "discard") == {"gold": 1}
     assert pv(state, 0, "coins") == 2
@@ -167,8 +202,8 @@ def test_only_one_of_each_equipment_item() -> None:
     state = scenario("buy_equipment")
     play(state, "turn_page:right")  # e01 (pick) turns over; e08 shows its chisel: the player owns one
     assert zone(state, "right@catalog_a")[0] == "e08"
-    assert not any(a.startswith("buy:e08") for a in ids(state))
-    assert "buy:e01,hammer,pan_0" in ids(state)  # e01 now shows its back, a hammer, which may be bought
+    assert not any(a.startswith("buy:right") for a in ids(state))
+    assert "buy:left,hammer,pan_0" in ids(state)  # e01 now shows its back, a hammer, which may be bought
 
 
 def test_load_gold_before_buying_equipment() -> None:
@@ -179,8 +214,10 @@ def test_load_gold_before_buying_equipment() -> None:
 
 def test_only_the_top_page_of_a_side_may_be_bought() -> None:
     state = scenario("buy_equipment")
+    # A purchase names a side, whose top page it takes: e08's chisel under e01 is not offered.
+    assert {a for a in ids(state) if a.startswith("buy:")} == {"buy:right,pick,pan_0", "buy:left,cart,pan_0"}
     with pytest.raises(IllegalAction):
-        state.apply("buy:e08,chisel,pan_0")  # under e01
+        state.apply("buy:right,chisel,pan_0")
 
 
 def test_a_fourth_commission_needs_one_returned_first_without_refund() -> None:
@@ -189,7 +226,7 @@ def test_a_fourth_commission_needs_one_returned_first_without_refund() -> None:
     play(state, "return_commission:c02,left")
     assert zone(state, "left@book_d")[:2] == ["c02", "c12"] and item(state, "c02")["flipped"] is True
     assert pv(state, 0, "coins") == 2  # no refund
-    play(state, "buy:c11,ask_gold,none")
+    play(state, "buy:right,ask_gold,none")  # c11
     assert zone(state, "open@0") == ["c03", "c04", "c11"] and pv(state, 0, "coins") == 1
 
 
