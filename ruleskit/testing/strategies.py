@@ -120,6 +120,7 @@ class GameRun:
             legal = state.legal_actions()
             if not legal:
                 raise invariants.InvariantFailure("deciders", "the game is not over and no action is offered")
+            legal += state.out_of_turn_actions()  # `anytime` actions of the players who are not to decide
             action = self.choose(state, legal)
             self.failed_action = Step(len(self.steps), action.player, action.id)
             state.apply(action)
@@ -201,7 +202,7 @@ def decision_sequences(pack: str | Path | Game, players: int | Sequence[int] | N
         state = game.new_game(players=count, seed=seed)
         steps: list[Step] = []
         while not state.is_terminal and (max_decisions is None or len(steps) < max_decisions):
-            legal = state.legal_actions()
+            legal = state.legal_actions() + state.out_of_turn_actions()
             action = legal[0] if len(legal) == 1 else legal[draw(st.integers(0, len(legal) - 1))]
             state.apply(action)
             steps.append(Step(len(steps), action.player, action.id))
