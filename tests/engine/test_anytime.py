@@ -162,3 +162,21 @@ def test_an_action_needs_a_stage_unless_it_is_anytime(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="action 'go' needs a stage") as error:
         ruleskit.load(pack)
     assert "game.toml" in str(error.value)
+
+
+def test_anytime_actions_alone_make_no_decision_point(tmp_path: Path) -> None:
+    pack = tmp_path / "q"
+    pack.mkdir()
+    (pack / "pack.toml").write_text('name = "q"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
+    (pack / "game.toml").write_text(
+        '[counters.pokes]\nowner = "player"\n[stages.s]\n[phases.a]\nstage = "s"\n[flow]\nstart = "a"\n'
+        'max_turns = 8\n[actions.go]\nstage = "s"\nwhen = "turn_number <= 2"\neffect = "end turn"\n'
+        '[actions.poke]\nanytime = true\neffect = "me.pokes += 1"\n'
+        '[end.late]\nwhen = "turn_number > 6"\nreason = "late"\n[scoring]\nscore = "p.pokes"\n')
+    state = ruleskit.load(pack).new_game(players=2, seed=0)
+    assert [a.id for a in state.legal_actions()] == ["go", "poke"] and out_of_turn(state) == [(1, "poke")]
+    state.apply("poke", player=1)
+    state.apply("go")
+    state.apply("go")
+    # From turn 3 on only `poke` could be taken: the turns pass by themselves and the game ends.
+    assert state.is_terminal and state.result["reason"] == "late" and state.result["scores"] == [0, 1]
