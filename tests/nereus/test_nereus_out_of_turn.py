@@ -3,9 +3,9 @@ another player's turn too, as out-of-turn (`anytime`) actions."""
 
 from __future__ import annotations
 
-import ruleskit
 from nereus_helpers import ids, item, play, pool, pv, scenario, zone
 
+import ruleskit
 from ruleskit import IllegalAction
 
 
