@@ -24,6 +24,9 @@ from .runtime.state import State
 
 _MASK = (1 << 64) - 1
 FOLLOW_UP_DEPTH = 3
+# A random bot takes one of its out-of-turn actions once in this many chances, on average.
+OUT_OF_TURN_CHANCE = 4
+MAX_OUT_OF_TURN_IN_A_ROW = 8
 MAX_FOLLOW_UP_OPTIONS = 12
 
 
@@ -59,6 +62,14 @@ class RandomBot:
         actions = state.legal_actions(player)
         if not actions:
             raise PackError(f"Player {player + 1} has no legal action to choose from")
+        return actions[self.rng.randrange(len(actions))]
+
+
+    def intervene(self, state: State, player: int) -> Action | None:
+        """Now and then (one time in OUT_OF_TURN_CHANCE) one of the player's out-of-turn actions."""
+        actions = state.out_of_turn_actions(player)
+        if not actions or self.rng.random() >= 1 / OUT_OF_TURN_CHANCE:
+            return None
         return actions[self.rng.randrange(len(actions))]
 
 
@@ -98,6 +109,17 @@ class GreedyBot:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
 
+    def intervene(self, state: State, player: int) -> Action | None:
+        """The best out-of-turn action, if it scores better by the heuristic than waiting."""
+        actions = state.out_of_turn_actions(player)
+        if not actions:
+            return None
+        seeds = [self.rng.getrandbits(63) for _ in range(self.samples)]
+        waiting = sum(self.settled_value(state.determinized(player, s), player, 0) for s in seeds)
+        scored = [(sum(self.outcome(state, a, player, s) for s in seeds), i) for i, a in enumerate(actions)]
+        value, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
+        return actions[index] if value > waiting else None
+
     def outcome(self, state: State, action: Action, player: int, seed: int) -> float:
         """The heuristic for `player` after `action`, on a copy determinized from `seed`."""
         copy = state.determinized(player, seed)
@@ -127,6 +149,25 @@ class GreedyBot:
                 return best
         # No bonus for a game the copy says is won: others' hidden counters are guesses there.
         return float(state.evaluate(self.measure, player))
+
+
+def out_of_turn_choice(state: State, seated: list[Any], in_a_row: int) -> Action | None:
+    """An `anytime` action a player who is not to decide takes now, asked in seat order; None if nobody does.
+
+    A bot takes part through an optional `intervene(state, player)` method. After
+    MAX_OUT_OF_TURN_IN_A_ROW such actions in a row the player to decide goes on, so
+    bots never keep a game waiting on actions taken out of turn.
+    """
+    if in_a_row >= MAX_OUT_OF_TURN_IN_A_ROW:
+        return None
+    players = sorted({a.player for a in state.out_of_turn_actions()})
+    for player in players:
+        intervene = getattr(seated[player], "intervene", None)
+        if intervene is not None:
+            action = intervene(state, player)
+            if action is not None:
+                return action  # type: ignore[no-any-return]
+    return None
 
 
 BotFactory = Callable[..., Bot]

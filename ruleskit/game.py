@@ -54,6 +54,7 @@ class CompiledAction:
     limit: LimitDef
     source: Source | None
     where: str = ""  # "action NAME (file:line)", for run-time errors about the action
+    anytime: bool = False  # offered to every player at every decision point, not only to the one to decide
 
 
 @attrs.define
@@ -114,10 +115,15 @@ class Game:
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
+    anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
-        self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages] for stage in self.stages}
+        self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and not a.anytime]
+                                 for stage in self.stages}
+        # Actions any player may take whenever someone is to decide (runtime/anytime.py).
+        self.anytime_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and a.anytime]
+                                 for stage in self.stages}
         self.turn_vars = [(name, var) for name, var in self.model.game_vars.items() if var.owner == "turn"]
 
     @property
@@ -352,7 +358,9 @@ class GameBuilder:
         )
 
     def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
-        stage_list = [d.stage] if isinstance(d.stage, str) else d.stage
+        if d.stage is None and not d.anytime:
+            raise located(d.source, f"action '{name}' needs a stage (or anytime = true to offer it in every stage)")
+        stage_list = list(stages) if d.stage is None else [d.stage] if isinstance(d.stage, str) else d.stage
         if not isinstance(stage_list, list) or not all(isinstance(s, str) for s in stage_list):
             raise located(d.source, f"action '{name}': stage should be a stage name or a list of them")
         for stage in stage_list:
@@ -389,4 +397,4 @@ class GameBuilder:
                            "a label names parameters as {name}, nothing else in braces")
         where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source,
-                              where)
+                              where, anytime=bool(d.anytime))

@@ -121,7 +121,7 @@ class Requirement:
 
 @attrs.define
 class ActionDef:
-    stage: Any
+    stage: Any = None
     effect: str = ""
     label: str = ""
     params: dict[str, str] = attrs.Factory(dict)
@@ -129,6 +129,7 @@ class ActionDef:
     require: list[Requirement] = attrs.Factory(list)
     cost: dict[str, Expr] = attrs.Factory(dict)
     limit: LimitDef = attrs.Factory(LimitDef)
+    anytime: bool = False
     source: Source | None = None
 
 

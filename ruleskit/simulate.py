@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from .bots import derive_seed, make_bot, seat_bots
+from .bots import derive_seed, make_bot, out_of_turn_choice, seat_bots
 from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
@@ -68,11 +68,18 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
     seated = [make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, seat)) for seat, name in enumerate(bots)]
     error: str | None = None
     reason = ""
+    in_a_row = 0
     try:
         while not state.is_terminal:
             if decisions >= max_decisions:
                 reason = "decision limit"
                 break
+            extra = out_of_turn_choice(state, seated, in_a_row)  # players acting out of turn, if any
+            in_a_row = in_a_row + 1 if extra is not None else 0
+            if extra is not None:
+                state.apply(extra)
+                decisions += 1
+                continue
             player = state.players_to_decide()[0]
             state.apply(seated[player].choose(state, player))
             decisions += 1

@@ -40,7 +40,7 @@ from .statements import bounds_of
 from .values import MAX_INT
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
-_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order"}
+_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order", "choose_count"}
 _ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",

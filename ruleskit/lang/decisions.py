@@ -9,6 +9,7 @@ answer comes (see `runtime/engine.py`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import comb
 from typing import Any
 
 from lark import Tree
@@ -24,6 +25,10 @@ from .values import as_list, label_of, option_id
 MAX_SUBSET = 12
 MAX_ORDER = 6
 MAX_NUMBER_OPTIONS = 1000
+# `choose P subset K of LIST` lists every combination as one decision up to this many; past it the
+# elements are chosen one at a time (still one statement), so any list size stays within the legal-action cap.
+MAX_COMBINATIONS = 1000
+DONE = "done"
 
 
 class DecisionCompiler(StatementCompiler):
@@ -185,6 +190,77 @@ class DecisionCompiler(StatementCompiler):
             return self._unique(arrangements(items), source_type == "list:player")
 
         return self._decide(who, prompt, options, where), source_type
+
+
+    def c_choose_count(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        """`choose P subset K of LIST` (or `K1..K2`): exactly K of the list's elements, kept in the list's order."""
+        who = self._chooser(node.children[0], scope)
+        low, _ = self.compile_expr(node.children[1], scope)
+        high = self.compile_expr(node.children[2], scope)[0] if node.children[2] is not None else low
+        source, source_type = self.compile_expr(node.children[3], scope)
+        prompt = self._prompt(node.children[4], "Choose")
+        where = self.where(node)
+        model = self.model
+        players = source_type == "list:player"
+
+        def run(ctx: Ctx) -> list[Any]:
+            player = who(ctx)
+            if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < ctx.data["n"]:
+                raise ProgramError(f"{player!r} is not a player who can choose in {where}")
+            items = as_list(model, ctx.data, source(ctx), where)
+            a, b = number_value(low(ctx), where), number_value(high(ctx), where)
+            b = min(b, len(items))  # "up to 3" of 2 elements is up to 2
+            if not 0 <= a <= b:
+                raise ProgramError(f"cannot choose {a}..{number_value(high(ctx), where)} of {len(items)} "
+                                   f"elements in {where}")
+            if sum(comb(len(items), k) for k in range(a, b + 1)) <= MAX_COMBINATIONS:
+                listed = []
+                for k in range(a, b + 1):
+                    for combination in _combinations(items, k):
+                        ctx.tick(where)  # each combination listed is a step of the budget
+                        listed.append(combination)
+                options = self._unique(listed, players)
+                chosen = _answer(ctx, player, prompt, options, where)
+                return next(list(value) for key, _, value in options if key == chosen)
+            return self._one_at_a_time(ctx, player, prompt, items, a, b, players, where)
+
+        return run, source_type if source_type.startswith("list:") else "list:any"
+
+    def _one_at_a_time(self, ctx: Ctx, player: int, prompt: str, items: list[Any], low: int, high: int,
+                       players: bool, where: str) -> list[Any]:
+        """Too many combinations to list: one element per answer, then `done` once `low` are chosen."""
+        remaining = list(enumerate(items))
+        taken: list[tuple[int, Any]] = []
+        while len(taken) < high:
+            first: dict[str, tuple[int, Any]] = {}
+            for index, value in remaining:
+                first.setdefault(option_id(value), (index, value))
+            if DONE in first:
+                raise ProgramError(f"an element's id is '{DONE}', which a choice of several elements uses, in {where}")
+            options = [(key, label_of(self.model, value, players), value) for key, (_, value) in first.items()]
+            if len(taken) >= low:
+                options.append((DONE, "Done", None))
+            chosen = _answer(ctx, player, f"{prompt} ({len(taken)} chosen of {low}..{high})", options, where)
+            if chosen == DONE:
+                break
+            taken.append(first[chosen])
+            remaining.remove(first[chosen])
+        return [value for _, value in sorted(taken, key=lambda pair: pair[0])]
+
+
+def _answer(ctx: Ctx, player: int, prompt: str, options: list[tuple[str, str, Any]], where: str) -> str:
+    """The id of the answer given to this choice, or suspend the job until it is given."""
+    if not options:
+        raise ProgramError(f"a choice with no options in {where}")
+    if ctx.pos < len(ctx.answers):
+        answer = ctx.answers[ctx.pos]
+        ctx.pos += 1
+        if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
+            ctx.apply_reseed()
+        if any(key == answer for key, _, _ in options):
+            return answer
+        raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
+    raise Suspend(player, prompt, options)
 
 
 def _combinations(items: list[Any], size: int) -> list[list[Any]]:

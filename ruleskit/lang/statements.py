@@ -25,7 +25,7 @@ from .scope import ANY, Fn, Scope, element_type
 from .values import as_list, checked_int, label_of
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
-_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order"}
+_CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order", "choose_count"}
 
 
 class StatementCompiler(ExpressionCompiler):

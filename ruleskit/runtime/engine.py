@@ -154,12 +154,28 @@ def start_value(var: Any) -> Any:
 
 
 def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Action]:
-    """The actions `player` may take in the current stage."""
-    flow = data["flow"]
+    """The actions `player` may take in the current stage.
+
+    The `anytime` actions come last, and only when the stage offers the player
+    something else: they never make a decision point on their own.
+    """
+    stage = data["flow"]["stage"]
+    result = _offer(game, data, player, game.actions_by_stage.get(stage))
+    if result and game.anytime_by_stage.get(stage):
+        result.extend(enumerate_anytime(game, data, player))
+    return result
+
+
+def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
+    """The `anytime` actions `player` may take now, whether or not it is their decision."""
+    return _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"]))
+
+
+def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None) -> list[Action]:
     result: list[Action] = []
-    actions = game.actions_by_stage.get(flow["stage"])
     if not actions:
         return result
+    flow = data["flow"]
     ctx = Ctx(game.program, data, player)
     for action in actions:
         limit = action.limit
@@ -189,13 +205,19 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
     limit = action.limit
     usage = flow["usage"]
-    if limit.turn is not None and usage["turn"].get(action.name, 0) >= limit.turn:
+    key = usage_key(action, player)
+    if limit.turn is not None and usage["turn"].get(key, 0) >= limit.turn:
         return False
-    if limit.visit is not None and usage["visit"].get(action.name, 0) >= limit.visit:
+    if limit.visit is not None and usage["visit"].get(key, 0) >= limit.visit:
         return False
     if limit.game is not None and usage["game"].get(f"{action.name}@{player}", 0) >= limit.game:
         return False
     return True
+
+
+def usage_key(action: CompiledAction, player: int) -> str:
+    """What a turn's or visit's `limit` counts: the action, or for an `anytime` action each player's uses of it."""
+    return f"{action.name}@{player}" if action.anytime else action.name
 
 
 def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
@@ -327,8 +349,9 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
             raise RuleViolation(f"cannot afford {cost} {var}")
         ctx.own("pv", player)[var] -= cost
     usage = ctx.data["flow"]["usage"]
-    usage["turn"][name] = usage["turn"].get(name, 0) + 1
-    usage["visit"][name] = usage["visit"].get(name, 0) + 1
+    counted = usage_key(action, player)
+    usage["turn"][counted] = usage["turn"].get(counted, 0) + 1
+    usage["visit"][counted] = usage["visit"].get(counted, 0) + 1
     key = f"{name}@{player}"
     usage["game"][key] = usage["game"].get(key, 0) + 1
     ctx.data["flow"]["idle"] = 0

@@ -17,7 +17,7 @@ from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, Rul
 from ..validation import check_state
 from .context import Ctx, Suspend, fork
 from .data import copy_data
-from .engine import Action, enumerate_actions, initial_data, run_job
+from .engine import Action, enumerate_actions, enumerate_anytime, initial_data, run_job
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -140,6 +140,22 @@ class State:
             return list(self._legal)
         return [a for a in self._legal if a.player == player]
 
+    def out_of_turn_actions(self, player: int | None = None) -> list[Action]:
+        """The `anytime` actions open now to players who are not to decide (to one of them, if given).
+
+        They are offered while the game waits for someone else's decision (never
+        during a pending `choose`); taking one runs it at once and the game goes
+        on waiting for the same decision.
+        """
+        if self.is_terminal or self.pending is not None or not self.game.anytime_by_stage.get(self.stage):
+            return []
+        deciders = self.players_to_decide()
+        others = [p for p in range(self.players) if p not in deciders and (player is None or p == player)]
+        result: list[Action] = []
+        for p in others:
+            result.extend(enumerate_anytime(self.game, self._data, p))
+        return result
+
     def _compute_legal(self) -> list[Action]:
         if self.is_terminal:
             return []
@@ -163,8 +179,9 @@ class State:
             self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"))
             return self
         flow = self._data["flow"]
-        kind = "pick" if flow["simul"] is not None else "action"
         payload = chosen.internal_payload()
+        # An anytime action runs at once, even at a simultaneous stage: only the stage's own actions are secret picks.
+        kind = "pick" if flow["simul"] is not None and not self.game.actions[payload["action"]].anytime else "action"
         job = {"kind": kind, "player": chosen.player, "action": payload["action"], "args": payload["args"]}
         self._run(job, [], self._data, chosen)
         return self
@@ -188,9 +205,14 @@ class State:
                     return found
         deciders = self.players_to_decide()
         if player is not None and player not in deciders:
+            outside = [a for a in self.out_of_turn_actions(player) if a.id == wanted_id]
+            if outside:
+                return outside[0]
             who = ", ".join(f"Player {p + 1}" for p in deciders)
             raise IllegalAction(f"it is not Player {player + 1}'s decision (waiting for {who})")
         matches = [a for a in self.legal_actions(player) if a.id == wanted_id]
+        if not matches and player is None:
+            matches = [a for a in self.out_of_turn_actions() if a.id == wanted_id]
         if not matches:
             legal = [a.id for a in self.legal_actions(player)]
             shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")

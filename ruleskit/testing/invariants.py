@@ -119,6 +119,31 @@ def check_deciders(state: State) -> None:
             raise InvariantFailure("unique ids", f"Player {player + 1} has duplicate action ids {duplicates}")
 
 
+def check_out_of_turn(state: State, thorough: bool = True) -> None:
+    """`anytime` actions are offered out of turn only to players not to decide, never during a pending
+    choice, with unique ids; with `thorough`, each applies to a copy without error."""
+    offered = state.out_of_turn_actions()
+    if not offered:
+        return
+    if state.pending is not None:
+        raise InvariantFailure("out of turn", "out-of-turn actions are offered during a pending choice")
+    deciders = state.players_to_decide()
+    for action in offered:
+        if action.player in deciders:
+            raise InvariantFailure("out of turn", f"Player {action.player + 1} is to decide but is offered "
+                                   f"{action.id!r} as an out-of-turn action")
+    keys = [(a.player, a.id) for a in offered]
+    if len(set(keys)) != len(keys):
+        raise InvariantFailure("unique ids", "an out-of-turn action id is offered twice to one player")
+    if thorough:
+        for action in offered:
+            try:
+                state.clone().apply(action.id, player=action.player)
+            except RulesError as exc:
+                raise InvariantFailure("listed action applies", f"{action.id!r} (Player {action.player + 1}, "
+                                       f"out of turn) is offered but refused: {exc}") from None
+
+
 def check_listed_apply(state: State, limit: int | None = None, *, skip: set[str] | None = None) -> None:
     """Every listed action (or the first `limit` of them) applies to a copy without error.
 
@@ -169,7 +194,9 @@ def _wrong_player_probes(state: State) -> list[tuple[str, int]]:
     outsiders = [p for p in range(state.players) if p not in deciders]
     if not legal or not outsiders:
         return []
-    return [(legal[0].id, outsiders[0])]
+    theirs = {a.id for a in state.out_of_turn_actions(outsiders[0])}  # what they may take out of turn
+    probes = [a.id for a in legal if a.id not in theirs]
+    return [(probes[0], outsiders[0])] if probes else []
 
 
 def check_turn_bound(state: State, decisions: int, decisions_per_turn: int = DEFAULT_DECISIONS_PER_TURN) -> None:
@@ -311,6 +338,7 @@ def check_step(state: State, decisions: int, *, apply_limit: int | None = None,
     if pack:
         check_pack_invariants(state)
     check_deciders(state)
+    check_out_of_turn(state, thorough)
     check_turn_bound(state, decisions, decisions_per_turn)
     if state.is_terminal:
         check_result(state)
@@ -352,6 +380,7 @@ class GameChecks:
         if self.pack:
             check_pack_invariants(state)
         check_deciders(state)
+        check_out_of_turn(state, thorough=decisions % self.thorough_every == 0)
         check_turn_bound(state, decisions, self.decisions_per_turn)
         if state.is_terminal:
             check_result(state)

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
+from ..bots import MAX_OUT_OF_TURN_IN_A_ROW
 from ..game import Game, load
 from ..runtime.engine import Action
 from ..runtime.state import State
@@ -152,6 +153,7 @@ class GameRun:
             watcher.started(self, state)
         self._check(checks, state)
         wants_before = any(watcher.needs_before for watcher in watchers)
+        in_a_row = 0  # out-of-turn actions since the last decision of a player to decide
         while not state.is_terminal:
             if self.max_decisions is not None and len(self.steps) >= self.max_decisions:
                 break
@@ -162,10 +164,13 @@ class GameRun:
             legal = state.legal_actions()
             if not legal:
                 raise invariants.InvariantFailure("deciders", "the game is not over and no action is offered")
+            if in_a_row < MAX_OUT_OF_TURN_IN_A_ROW:  # then the decider goes on, as in simulate
+                legal += state.out_of_turn_actions()  # `anytime` actions of the players who are not to decide
             action = self.choose(state, legal)
             if len(legal) > 1:
                 self.choices.append(next(i for i, a in enumerate(legal) if a is action or a == action))
             before = state.clone() if wants_before else None
+            in_a_row = in_a_row + 1 if action.player not in state.players_to_decide() else 0
             self.failed_action = Step(len(self.steps), action.player, action.id)
             for watcher in watchers:
                 watcher.applying(self, action, state)
@@ -254,9 +259,13 @@ def decision_sequences(pack: str | Path | Game, players: int | Sequence[int] | N
         seed = draw(seeds, label="seed")
         state = game.new_game(players=count, seed=seed)
         steps: list[Step] = []
+        in_a_row = 0
         while not state.is_terminal and (max_decisions is None or len(steps) < max_decisions):
             legal = state.legal_actions()
+            if in_a_row < MAX_OUT_OF_TURN_IN_A_ROW:
+                legal += state.out_of_turn_actions()
             action = legal[0] if len(legal) == 1 else legal[draw(st.integers(0, len(legal) - 1))]
+            in_a_row = in_a_row + 1 if action.player not in state.players_to_decide() else 0
             state.apply(action)
             steps.append(Step(len(steps), action.player, action.id))
         return Playthrough(count, seed, steps, state)

@@ -64,12 +64,15 @@ def test_setup_keeps_3_of_5_science_cards_secretly(game: ruleskit.Game) -> None:
     state = game.new_game(players=2, seed=4)
     play(state, ids(state)[0])  # corners
     play(state, ids(state)[0])
-    assert state.pending["player"] == 0 and len(ids(state)) == 5
+    # One decision: the 10 ways to keep 3 of the 5 cards dealt, in the hand's order.
+    dealt = list(zone(state, "science_hand@0"))
+    assert state.pending["player"] == 0 and len(ids(state)) == 10
+    assert ids(state)[0] == "+".join(dealt[:3]) and ids(state)[-1] == "+".join(dealt[2:])
     assert state.view(1)["zones"]["science_hand@0"] == {"hidden": True, "count": 5}
-    assert "options" not in state.view(1)["pending"] and len(state.view(0)["pending"]["options"]) == 5
-    play(state, ids(state)[0])
-    play(state, ids(state)[0])
-    assert len(zone(state, "science_hand@0")) == 3 and state.pending["player"] == 1
+    assert "options" not in state.view(1)["pending"] and len(state.view(0)["pending"]["options"]) == 10
+    play(state, f"{dealt[0]}+{dealt[2]}+{dealt[4]}")
+    assert zone(state, "science_hand@0") == [dealt[0], dealt[2], dealt[4]] and state.pending["player"] == 1
+    assert dealt[1] in zone(state, "science_deck") and dealt[3] in zone(state, "science_deck")
 
 
 # ------------------------------------------------------------------ movement
