@@ -22,7 +22,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +157,8 @@ class Cache:
         data = FORMAT + b"\n" + self._mac(secret, kind, key, payload) + b"\n" + payload
         if len(data) > MAX_ENTRY_BYTES:
             return False
+        import tempfile  # only writes need it (and it imports `random`)
+
         try:
             fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
             try:

@@ -18,16 +18,16 @@ import attrs
 
 from .cache import default_cache, digest
 from .errors import PackError, did_you_mean
-from .lang.codegen import GeneratingCompiler
-from .lang.compiler import Compiler, Fn, Program, element_type
-from .lang.parsecache import TreeMemo, remembering
-from .lang.parser import Origin, grammar_text
-from .lang.values import MAX_INT
 from .model import Model, located
-from .packs import PackReader, PackSource, find_pack, structure_defs
+from .runtime.values import MAX_INT
 from .schema import ActionDef, LimitDef, ReportDef, Source
 
+# The compiler (Lark, the code generator) and the pack reader (cattrs) are imported by the first
+# load, not by `import ruleskit`: reading a log, a save or the command line's help needs neither.
 if TYPE_CHECKING:
+    from .lang.parser import Origin
+    from .packs import PackSource
+    from .runtime.program import Fn, Program
     from .runtime.state import State
 
 _LABEL_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -163,6 +163,10 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
         raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
+    from .lang.parsecache import TreeMemo, remembering
+    from .lang.parser import grammar_text
+    from .packs import PackReader, find_pack
+
     store = default_cache() if cache is not False else None
     with collector_paused():
         if store is None:
@@ -194,11 +198,16 @@ class GameBuilder:
     """Turns a merged PackSource into a compiled Game."""
 
     def __init__(self, source: PackSource, backend: str = "compiled") -> None:
+        from .packs import structure_defs
+
         self.source = source
         self.backend = backend
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
+        from .lang.codegen import GeneratingCompiler
+        from .lang.compiler import Compiler
+
         defs = self.defs
         manifest = self.source.manifest
         variables = dict(defs["vars"])
@@ -316,6 +325,8 @@ class GameBuilder:
     # ------------------------------------------------------------- compiling snippets
 
     def _origin(self, source: Source | None, keypath: tuple[str, ...]) -> Origin:
+        from .lang.parser import Origin
+
         if source is None:
             return Origin("<pack>")
         if source.doc is not None:
@@ -375,6 +386,8 @@ class GameBuilder:
         )
 
     def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
+        from .lang.scope import element_type
+
         stage_list = [d.stage] if isinstance(d.stage, str) else d.stage
         if not isinstance(stage_list, list) or not all(isinstance(s, str) for s in stage_list):
             raise located(d.source, f"action '{name}': stage should be a stage name or a list of them")

@@ -236,3 +236,15 @@ def test_tagged_tables_keep_tuples_and_number_keys() -> None:
     for bad in ({"t": 1}, {"x": []}, {"d": [[[], 1]]}, {"d": [1]}, 1.5):
         with pytest.raises(BadEntry):
             untagged(bad)
+
+
+def test_the_command_line_can_turn_the_cache_off(cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from ruleskit.cli import main
+
+    monkeypatch.setenv("RULESKIT_NO_CACHE", "0")  # restored after the test, whatever main sets
+    assert main(["--no-cache", "check", str(DICE_RACE)]) == 0
+    assert not cache_dir.exists() or entries(cache_dir, "trees") == []
+    monkeypatch.setenv("RULESKIT_NO_CACHE", "0")
+    assert main(["check", str(DICE_RACE)]) == 0
+    assert len(entries(cache_dir, "trees")) == 1
