@@ -248,3 +248,13 @@ def test_the_command_line_can_turn_the_cache_off(cache_dir: Path, monkeypatch: p
     monkeypatch.setenv("RULESKIT_NO_CACHE", "0")
     assert main(["check", str(DICE_RACE)]) == 0
     assert len(entries(cache_dir, "trees")) == 1
+
+
+def test_an_unusable_folder_means_no_cache_not_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("RULESKIT_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.delenv("RULESKIT_NO_CACHE", raising=False)
+    game = ruleskit.load(DICE_RACE)
+    assert play(game, 4) == play(ruleskit.load(DICE_RACE, cache=False), 4)
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
