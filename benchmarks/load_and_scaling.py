@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the checkout measured; --source names another
 
 LOAD_PROBE = """
 import json, sys, time
@@ -158,9 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="simulate runs per worker count, alternating")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--skip-simulate", action="store_true")
+    parser.add_argument("--source", metavar="DIR",
+                        help="measure the ruleskit of another checkout (e.g. a `git archive` of an older commit)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    results: dict[str, Any] = {"pack": args.pack, "python": sys.version.split()[0], "cpus": os.cpu_count(),
+    if args.source:
+        global ROOT
+        ROOT = Path(args.source).resolve()
+        sys.path.insert(0, str(ROOT))
+    results: dict[str, Any] = {"source": str(ROOT), "pack": args.pack, "python": sys.version.split()[0], "cpus": os.cpu_count(),
                                "load_average_before": os.getloadavg()}
     results["loading_ms"] = loading(args.pack, args.repeats)
     print(f"{'':<10} {'wall ms':>9} {'CPU ms':>9}   (median of {args.repeats} fresh processes)")

@@ -22,6 +22,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +117,9 @@ class Cache:
         return hmac.new(secret, FORMAT + b"\0" + kind.encode() + b"\0" + key.encode() + b"\0" + payload,
                         hashlib.sha256).hexdigest().encode()
 
-    def get(self, kind: str, key: str) -> Any | None:
-        """The entry's JSON value, or None if it is missing, damaged, forged or unreadable."""
+    def get(self, kind: str, key: str, object_hook: Callable[[dict[str, Any]], Any] | None = None) -> Any | None:
+        """The entry's JSON value (tables passed through `object_hook`, as `json.loads` does), or None if it
+        is missing, damaged, forged or unreadable."""
         secret = self.secret()
         if secret is None:
             return None
@@ -139,8 +141,8 @@ class Cache:
         if head != FORMAT or not hmac.compare_digest(mac, self._mac(secret, kind, key, payload)):
             return None
         try:
-            value = json.loads(payload)
-        except (ValueError, RecursionError):
+            value = json.loads(payload, object_hook=object_hook)
+        except (ValueError, TypeError, RecursionError):
             return None
         try:
             os.utime(path)  # recently used: pruned last

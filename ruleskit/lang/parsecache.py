@@ -22,10 +22,11 @@ from lark.tree import Meta
 
 from ..cache import Cache, digest
 
-TREE_FORMAT = "1"
+TREE_FORMAT = "2"
 META_FIELDS = ("line", "column", "end_line", "end_column", "start_pos", "end_pos", "container_line",
                "container_column", "container_end_line", "container_end_column", "container_start_pos",
                "container_end_pos")
+PAIRS = "#pairs"
 MAX_DEPTH = 400  # deeper than the parser accepts (parser.MAX_TREE_DEPTH), so a real tree always fits
 
 
@@ -40,63 +41,46 @@ def grammar_key(grammar: str) -> str:
 
 # ------------------------------------------------------------------ the parser's tables
 
-def tagged(value: Any) -> Any:
-    """Lark's serialized tables as JSON: tuples and dicts with keys that are not strings are tagged."""
+def plain(value: Any) -> Any:
+    """Lark's serialized tables as JSON: tuples become lists (Lark only unpacks and iterates them), and
+    the dicts keyed by numbers (parse states) become {"#pairs": [[key, value], ...]}."""
     if isinstance(value, dict):
-        return {"d": [[tagged(k), tagged(v)] for k, v in value.items()]}
-    if isinstance(value, tuple):
-        return {"t": [tagged(v) for v in value]}
-    if isinstance(value, list):
-        return [tagged(v) for v in value]
+        if value and not all(isinstance(k, str) for k in value):
+            return {PAIRS: [[k, plain(v)] for k, v in value.items()]}
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
     if value is None or isinstance(value, bool | int | str):
         return value
     raise TypeError(f"cannot store a {type(value).__name__} in the cache")
 
 
-def untagged(value: Any, depth: int = 0) -> Any:
-    if depth > MAX_DEPTH:
-        raise BadEntry("too deep")
-    if isinstance(value, list):
-        return [untagged(v, depth + 1) for v in value]
-    if isinstance(value, dict):
-        if len(value) != 1:
-            raise BadEntry("bad tag")
-        (tag, inner), = value.items()
-        if not isinstance(inner, list):
-            raise BadEntry("bad tag")
-        if tag == "t":
-            return tuple(untagged(v, depth + 1) for v in inner)
-        if tag == "d":
-            result = {}
-            for pair in inner:
-                if not (isinstance(pair, list) and len(pair) == 2):
-                    raise BadEntry("bad pair")
-                key = untagged(pair[0], depth + 1)
-                if isinstance(key, list | dict):
-                    raise BadEntry("bad key")
-                result[key] = untagged(pair[1], depth + 1)
-            return result
-        raise BadEntry("bad tag")
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    raise BadEntry("bad value")
+def unpaired(table: dict[str, Any]) -> Any:
+    """The `object_hook` that turns {"#pairs": ...} back into a dict keyed by numbers or strings."""
+    if len(table) == 1 and PAIRS in table:
+        pairs = table[PAIRS]
+        if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], int | str)
+                                                   for p in pairs):
+            raise BadEntry("bad pairs")
+        return {key: value for key, value in pairs}
+    return table
 
 
 def build_parser(grammar: str, cache: Cache | None, **options: Any) -> Lark:
     """The LALR parser of `grammar`, from the cache's tables when they are there (building it takes ~0.1 s)."""
     key = digest(grammar_key(grammar), repr(sorted(options.items())))
     if cache is not None:
-        stored = cache.get("grammar", key)
+        stored = cache.get("grammar", key, object_hook=unpaired)
         if stored is not None:
             try:
-                data, memo = untagged(stored)
+                data, memo = stored
                 return Lark._load_from_dict(data, memo)  # the options come back with the tables
             except Exception:  # noqa: BLE001 - any damage in an entry means: build it again
                 pass
     parser = Lark(grammar, **options)
     if cache is not None:
         data, memo = parser.memo_serialize([TerminalDef, Rule])
-        cache.put("grammar", key, tagged([data, memo]))
+        cache.put("grammar", key, plain([data, memo]))
     return parser
 
 
