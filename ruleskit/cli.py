@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load, check, play, simulate and test board-game rule packs.",
     )
     parser.add_argument("--version", action="version", version=f"ruleskit {_version()}")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the load cache (the same as RULESKIT_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         # argparse %-formats help strings: a literal % (as in "95%") must be doubled.
@@ -37,6 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    if args.no_cache:
+        os.environ["RULESKIT_NO_CACHE"] = "1"  # for worker processes too
     try:
         return int(args.handler(args) or 0)
     except RulesError as exc:

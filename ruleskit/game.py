@@ -6,23 +6,28 @@ states with `new_game(players=N, seed=S)`.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from .cache import default_cache, digest
 from .errors import PackError, did_you_mean
-from .lang.codegen import GeneratingCompiler
-from .lang.compiler import Compiler, Fn, Program, element_type
-from .lang.parser import Origin
-from .lang.values import MAX_INT
 from .model import Model, located
-from .packs import PackReader, PackSource, structure_defs
+from .runtime.values import MAX_INT
 from .schema import ActionDef, LimitDef, ReportDef, Source
 
+# The compiler (Lark, the code generator) and the pack reader (cattrs) are imported by the first
+# load, not by `import ruleskit`: reading a log, a save or the command line's help needs neither.
 if TYPE_CHECKING:
+    from .lang.parser import Origin
+    from .packs import PackSource
+    from .runtime.program import Fn, Program
     from .runtime.state import State
 
 _LABEL_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -155,30 +160,64 @@ class Game:
 BACKENDS = ("compiled", "closures")
 
 
-def load(pack: str | Path, backend: str | None = None) -> Game:
+def load(pack: str | Path, backend: str | None = None, cache: bool | None = None) -> Game:
     """Load, check and compile a pack given by folder path or built-in name.
 
     `backend` chooses how its programs run: "compiled" generates Python code
     (the default, and the fast one); "closures" builds a tree of closures,
     the reference the generated code is tested against. The environment
-    variable RULESKIT_BACKEND sets the default.
+    variable RULESKIT_BACKEND sets the default. `cache=False` neither reads
+    nor writes the user's load cache (ruleskit/cache.py), which
+    RULESKIT_NO_CACHE=1 turns off for every load.
     """
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
         raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
-    source = PackReader().read(pack)
-    return GameBuilder(source, backend).build()
+    from .lang.parsecache import TreeMemo, remembering
+    from .lang.parser import grammar_text
+    from .packs import PackReader, find_pack
+
+    store = default_cache() if cache is not False else None
+    with collector_paused():
+        if store is None:
+            return GameBuilder(PackReader().read(pack), backend).build()
+        # The parse trees of the pack's texts are the costly part of loading; keep them for the next process.
+        entry = digest(str(find_pack(pack)))
+        memo = TreeMemo(grammar_text(), store.get("trees", entry))
+        with remembering(memo):
+            game = GameBuilder(PackReader().read(pack), backend).build()
+    if memo.missed or memo.used.keys() != memo.stored.keys():
+        store.put("trees", entry, memo.used)
+    return game
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Loading makes tens of thousands of small objects (trees, code) and no cycles worth collecting;
+    Python's cycle collector would walk every live object several times meanwhile (a third of a load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class GameBuilder:
     """Turns a merged PackSource into a compiled Game."""
 
     def __init__(self, source: PackSource, backend: str = "compiled") -> None:
+        from .packs import structure_defs
+
         self.source = source
         self.backend = backend
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
+        from .lang.codegen import GeneratingCompiler
+        from .lang.compiler import Compiler
+
         defs = self.defs
         manifest = self.source.manifest
         variables = dict(defs["vars"])
@@ -299,6 +338,8 @@ class GameBuilder:
     # ------------------------------------------------------------- compiling snippets
 
     def _origin(self, source: Source | None, keypath: tuple[str, ...]) -> Origin:
+        from .lang.parser import Origin
+
         if source is None:
             return Origin("<pack>")
         if source.doc is not None:
@@ -358,6 +399,8 @@ class GameBuilder:
         )
 
     def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
+        from .lang.scope import element_type
+
         if d.stage is None and not d.anytime:
             raise located(d.source, f"action '{name}' needs a stage (or anytime = true to offer it in every stage)")
         stage_list = list(stages) if d.stage is None else [d.stage] if isinstance(d.stage, str) else d.stage

@@ -10,6 +10,7 @@ updates (`[update.SECTION.NAME]`, a deep merge of keys) or removes
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 import typing
@@ -258,7 +259,9 @@ def _strict(kind: type) -> Any:
     return structure
 
 
+@functools.lru_cache(maxsize=1)
 def make_converter() -> cattrs.Converter:
+    """One converter per process: cattrs generates the code that structures each class on first use."""
     converter = cattrs.Converter(forbid_extra_keys=True)
     for kind in _TYPE_NAMES:
         converter.register_structure_hook(kind, _strict(kind))

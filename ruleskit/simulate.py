@@ -108,8 +108,11 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
 _WORKER_GAME: Game | None = None
 
 
-def _init_worker(ref: str) -> None:
+def _init_worker(ref: str, content_hash: str) -> None:
+    """Give the worker its game: inherited from the parent when the process was forked, else loaded."""
     global _WORKER_GAME
+    if _WORKER_GAME is not None and _WORKER_GAME.content_hash == content_hash:
+        return
     _WORKER_GAME = load(ref)
 
 
@@ -118,6 +121,12 @@ def _run_chunk(indices: list[int], players: int, seed: int, bots: list[str], rot
     assert _WORKER_GAME is not None, "worker started without its game"
     return [play_game(_WORKER_GAME, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir)
             for i in indices]
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per task: small, so that the workers finish together (games differ in length by 2-3x and
+    a task costs a millisecond against a game's tenths of a second), but not one by one on long runs."""
+    return max(1, min(4, games // (workers * 16)))
 
 
 def run_games(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
@@ -147,15 +156,22 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
             if progress:
                 progress(1)
         return records
-    size = max(1, min(25, games // (workers * 4)))
+    size = chunk_size(games, workers)
     chunks = [list(range(start, min(start + size, games))) for start in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(pack_ref(game),)) as pool:
-        futures = [pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs) for chunk in chunks]
-        for future in as_completed(futures):
-            done = future.result()
-            records.extend(done)
-            if progress:
-                progress(len(done))
+    global _WORKER_GAME
+    inherited = _WORKER_GAME
+    _WORKER_GAME = game  # a forked worker starts with it (no second load); a spawned one loads the pack
+    try:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                                 initargs=(pack_ref(game), game.content_hash)) as pool:
+            futures = [pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs) for chunk in chunks]
+            for future in as_completed(futures):
+                done = future.result()
+                records.extend(done)
+                if progress:
+                    progress(len(done))
+    finally:
+        _WORKER_GAME = inherited
     records.sort(key=lambda r: r.index)
     return records
 

@@ -12,8 +12,10 @@ import attrs
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..cache import default_cache
 from ..errors import LanguageError
 from ..resources import grammar_path
+from .parsecache import active_memo, build_parser
 
 MAX_SOURCE_CHARS = 200_000
 MAX_NESTING = 60
@@ -22,8 +24,13 @@ MAX_TREE_DEPTH = 200
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = grammar_path().read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", start=["module", "block", "expr"], propagate_positions=True)
+    return build_parser(grammar_text(), default_cache(), parser="lalr", start=["module", "block", "expr"],
+                        propagate_positions=True)
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return grammar_path().read_text(encoding="utf-8")
 
 
 _FRIENDLY = {
@@ -81,6 +88,11 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
     _check_nesting(text, origin)
     source = "{" + text + "\n}" if start == "block" else text
     shift = 1 if start == "block" else 0
+    memo = active_memo()
+    if memo is not None:
+        found = memo.find(start, source)
+        if found is not None:
+            return found  # parsed (and its depth checked) when it was stored
     try:
         tree = _parser().parse(source, start=start)
     except UnexpectedInput as exc:
@@ -104,6 +116,8 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
     except RecursionError:
         raise LanguageError("source nested too deeply", file=origin.file, line=origin.line) from None
     _check_depth(tree, origin, shift)
+    if memo is not None:
+        memo.keep(start, source, tree)
     return tree
 
 

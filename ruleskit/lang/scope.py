@@ -1,4 +1,4 @@
-"""Static scopes and types of the rule language, and the compiled Program.
+"""Static scopes and types of the rule language (the compiled Program lives in runtime/program.py).
 
 Types are strings: "int", "bool", "str", "none", "player", a kind's name,
 "list:T", "zone:KIND" and "any" when only the run time can tell.
@@ -6,33 +6,11 @@ Types are strings: "int", "bool", "str", "none", "player", a kind's name,
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from ..runtime.program import Fn, Program
 
-import attrs
+__all__ = ["ANY", "Fn", "Program", "Scope", "element_type", "type_of"]
 
-from ..model import Model
-from ..runtime.context import Ctx
-
-Fn = Callable[[Ctx], Any]
 ANY = "any"
-
-
-@attrs.define
-class Program:
-    """The compiled logic of a pack, called by the runtime."""
-
-    model: Model
-    rules: dict[str, Callable[[Ctx, list[Any]], Any]] = attrs.Factory(dict)
-    procs: dict[str, Callable[[Ctx, list[Any]], None]] = attrs.Factory(dict)
-    hooks: dict[str, list[Callable[[Ctx, list[Any]], None]]] = attrs.Factory(dict)
-    capacities: dict[str, Fn] = attrs.Factory(dict)
-    shows: dict[str, Fn] = attrs.Factory(dict)  # zone name -> what a viewer sees of its items (see runtime.faces)
-    stages: set[str] = attrs.Factory(set)
-
-    def emit(self, ctx: Ctx, event: str, args: list[Any]) -> None:
-        for hook in self.hooks.get(event, ()):
-            hook(ctx, args)
 
 
 class Scope:

@@ -13,8 +13,8 @@ from ..errors import BudgetExceeded
 from .data import copy_data, restore_into
 
 if TYPE_CHECKING:
-    from ..lang.compiler import Program
     from ..model import Model
+    from .program import Program
 
 STEP_BUDGET = 200_000
 MAX_DEPTH = 48

@@ -18,8 +18,8 @@ from .faces import redeal, uses_faces
 from .visibility import hidden_from_index, sees, zone_owner
 
 if TYPE_CHECKING:
-    from ..lang.scope import Program
     from ..model import Model
+    from .program import Program
 
 
 def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, program: Program | None = None) -> None:

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
-from ..lang.values import as_list, label_of, option_id
 from . import rng
 from .context import Ctx, GameOver, nothing
 from .data import copy_data
+from .values import as_list, label_of, option_id
 from .zones import initial_content
 
 if TYPE_CHECKING:

@@ -24,8 +24,8 @@ from .data import copy_data
 from .visibility import sees, zone_owner
 
 if TYPE_CHECKING:
-    from ..lang.scope import Program
     from ..model import Model
+    from .program import Program
 
 TOKEN = "shows"
 

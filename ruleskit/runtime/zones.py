@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
-from ..lang.values import INFINITE, label_of
 from ..model import ZoneRef
+from .values import INFINITE, label_of
 
 if TYPE_CHECKING:
     from .context import Ctx

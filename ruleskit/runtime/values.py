@@ -1,0 +1,76 @@
+"""Helpers on rule-language values: ids and labels for decisions, and zone reads (used by the runtime and the compiler)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ProgramError
+from ..model import ZoneRef
+
+if TYPE_CHECKING:
+    from ..model import Model
+
+INFINITE = 10**9
+MAX_INT = 2**62
+
+
+def option_id(value: Any) -> str:
+    """A stable, readable id for an option value."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, list):
+        return "+".join(option_id(v) for v in value) if value else "-"
+    if isinstance(value, ZoneRef):
+        return value.key
+    return str(value)
+
+
+def label_of(model: Model, value: Any, player_type: bool = False) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"Player {value + 1}" if player_type else str(value)
+    if isinstance(value, str):
+        data = model.item_data.get(value)
+        return str(data["name"]) if data else value
+    if isinstance(value, list):
+        return ", ".join(label_of(model, v, player_type) for v in value) if value else "nothing"
+    if isinstance(value, ZoneRef):
+        return value.key
+    return str(value)
+
+
+def checked_int(value: int, where: str) -> int:
+    if value > MAX_INT or value < -MAX_INT:
+        raise ProgramError(f"number out of range in {where}")
+    return value
+
+
+def zone_items(model: Model, data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+    """The contents of a zone as a list; a pool lists each token once per copy."""
+    zone = model.zones[ref.name]
+    content = data["z"][ref.key]
+    if zone.type == "pool":
+        if zone.unlimited:
+            return [item for item in content]
+        result: list[str] = []
+        for item, count in content.items():
+            result.extend([item] * count)
+        return result
+    if zone.type == "row":
+        return [item for item in content if item is not None]
+    return list(content)
+
+
+def as_list(model: Model, data: dict[str, Any], value: Any, where: str) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, ZoneRef):
+        return zone_items(model, data, value)
+    raise ProgramError(f"expected a list or a zone, got {label_of(model, value)!r} in {where}")
