@@ -38,6 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from ..testing.scenario_tests import add_arguments
+
+    add_arguments(parser)
     return run
 
 
@@ -79,6 +82,14 @@ def run(args: argparse.Namespace) -> int:
     from ..testing.strategies import game_of
 
     game = game_of(args.pack)
+    from ..testing.scenario_tests import run_for_command
+
+    scenarios = run_for_command(args, game, quiet=args.json)
+    if args.scenarios_only:
+        if args.json:
+            print(json.dumps({"pack": game.name, "ok": scenarios is None or scenarios.ok,
+                              "scenarios": scenarios and scenarios.to_json()}))
+        return 0 if scenarios is None or scenarios.ok else 1
     out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -104,11 +115,12 @@ def run(args: argparse.Namespace) -> int:
                           "problems": report.problems,
                           "failure": None if report.failure is None else report.failure.describe(),
                           "failure_log": None if report.failure is None or report.failure.log_path is None
-                          else str(report.failure.log_path)}))
-        return 0 if report.ok else 1
+                          else str(report.failure.log_path),
+                          "scenarios": scenarios and scenarios.to_json()}))
+        return 0 if report.ok and (scenarios is None or scenarios.ok) else 1
     print(report.summary())
     for problem in report.problems:
         print(f"problem: {problem}", file=sys.stderr)
     if report.failure is not None:
         print(report.failure.describe(), file=sys.stderr)
-    return 0 if report.ok else 1
+    return 0 if report.ok and (scenarios is None or scenarios.ok) else 1
