@@ -113,7 +113,7 @@ class ScenarioReport:
 # ---------------------------------------------------------------- finding the tests
 
 
-def test_files(pack_root: Path) -> list[Path]:
+def scenario_test_files(pack_root: Path) -> list[Path]:
     """The scenario test files of a pack: `tests/**/*.toml` in its folder, in name order.
 
     Links are not followed, so a pack's tests are files of the pack itself.
@@ -170,7 +170,7 @@ def run_pack_tests(pack: str | Path | Game, *, with_bases: bool = False) -> Scen
     report = ScenarioReport(game.name)
     started = time.perf_counter()
     for folder in roots:
-        for path in test_files(folder):
+        for path in scenario_test_files(folder):
             report.files.append(runner.run_file(path))
     report.seconds = time.perf_counter() - started
     return report

@@ -48,7 +48,7 @@ def test_a_random_game_ends_by_the_craftsmen_running_out(game: ruleskit.Game, pl
 
 
 def test_pack_holds_no_python() -> None:
-    assert {p.suffix for p in PACK.iterdir()} <= {".toml", ".rk", ".md"}
+    assert {p.suffix for p in PACK.rglob("*") if p.is_file()} <= {".toml", ".rk", ".md"}
 
 
 def test_pack_checks_clean() -> None:
