@@ -399,8 +399,11 @@ class _FileRun:
         parts = _split_top(text, " and ")
         for part in parts:
             sides = _comparison_sides(part)
-            if sides is None or (len(parts) > 1 and self._value(state, part, origin) is True):
+            if len(parts) > 1 and self._value(state, part, origin) is True:
                 continue
+            if sides is None:
+                negated = part.strip().startswith("not ")
+                sides = [part.strip()[4:]] if negated else ([part] if len(parts) > 1 else [])
             for side in sides:
                 if _is_literal(side):
                     continue
