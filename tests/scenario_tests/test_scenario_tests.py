@@ -337,3 +337,15 @@ def test_built_in_packs_carry_their_tests_in_the_wheel_layout(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     count = len(scenario_test_files(ROOT / "games" / "connect_four"))
     assert f"connect_four: {count} scenario test files" in done.stdout and done.stdout.rstrip().endswith(": ok")
+
+
+def test_the_broken_ophir_example_fails_the_base_packs_scenario_tests(capsys: pytest.CaptureFixture[str]) -> None:
+    # examples/broken-ophir throws discarded goods overboard instead of back to the supply: Ophir's own
+    # rulebook tests, run against it with --base-tests, name the expectation that the bug breaks.
+    assert main(["test", str(ROOT / "examples" / "broken-ophir"), "--scenarios-only", "--base-tests"]) == 1
+    _, err = capsys.readouterr()
+    text = (ROOT / "games" / "ophir" / "tests" / "acquire_full_cargo.toml").read_text(encoding="utf-8")
+    line = line_of(text, "count(supply, wood) == 5")
+    assert (f"games/ophir/tests/acquire_full_cargo.toml:{line}: failed: check `count(supply, wood) == 5 and "
+            "count(supply, stone) == 4` is false: count(supply, wood) is 4") in err
+    assert main(["test", str(ROOT / "examples" / "broken-ophir"), "--scenarios-only"]) == 0  # it has no tests of its own
