@@ -228,6 +228,8 @@ def test_the_scenarios_can_be_skipped_or_run_alone(pack: Path, capsys: pytest.Ca
     ('checks = ["count(players[0].pawn.at.points) == 1"]', "could not be evaluated"),
     ('checks = ["pawn_0.at == goal and steps == 2"]', "is false: pawn_0.at is start"),
     ('checks = ["steps"]', "check `steps` is 2"),
+    # A check runs under the rule language's step budget.
+    ('checks = ["count([count([y for y in range(9000)]) for x in range(9000)]) == 0"]', "step budget of"),
 ])
 def test_each_failed_expectation_is_reported_at_its_line(pack: Path, expectation: str, message: str) -> None:
     text = LUCKY.partition("[expect]")[0] + f"[expect]\n{expectation}\n"
