@@ -3,16 +3,16 @@
 A scenario test is a scenario file (docs/SCENARIOS.md) that also says what
 must be true of the position it reaches:
 
-    then = ["sail:h0"]
+    then = ["roll"]
 
     [expect]
-    checks = ["ship_0.at == h3", "players[1].favor == 2"]   # rule-language expressions
-    refused = ["stop"]                                         # not offered, and refused
-    legal = ["anchor"]
+    checks = ["steps == 2", "players[1].score == 0"]   # rule-language expressions
+    refused = ["roll"]                                   # not offered, and refused
+    legal = ["step:a"]
 
     [[step]]                        # more decisions, then more expectations
-    do = ["anchor"]
-    stage = "act"
+    do = ["step:a"]
+    stage = "walk"
 
 Every name is checked when the file is run; a failed expectation is reported
 with the file and line it is written on. A test never chooses a pack: it runs
