@@ -734,6 +734,9 @@ def run_for_command(args: Any, game: Game, quiet: bool = False) -> ScenarioRepor
         return report
     if report.files:
         print(report.summary())
+    elif getattr(args, "scenarios_only", False):
+        print(f"{game.name}: no scenario tests (scenario files with expectations in "
+              f"{display_path(game.source.root / TESTS_FOLDER)}/, see docs/SCENARIOS.md)")
     for problem in report.problems:
         print(problem, file=sys.stderr)
     return report

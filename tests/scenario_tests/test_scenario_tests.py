@@ -351,3 +351,4 @@ def test_the_broken_ophir_example_fails_the_base_packs_scenario_tests(capsys: py
     assert (f"games/ophir/tests/acquire_full_cargo.toml:{line}: failed: check `count(supply, wood) == 5 and "
             "count(supply, stone) == 4` is false: count(supply, wood) is 4") in err
     assert main(["test", str(ROOT / "examples" / "broken-ophir"), "--scenarios-only"]) == 0  # it has no tests of its own
+    assert "broken-ophir: no scenario tests" in capsys.readouterr().out
