@@ -451,6 +451,7 @@ class _FileRun:
         failed = False
         for entry, line in zip(value, lines, strict=True):
             action_id, message = self._refusal(entry, line)
+            self._check_action_name(action_id, line, state)
             self._count()
             offered_now = [o for o in offered if _matches(action_id, o)]
             if offered_now:
@@ -484,6 +485,18 @@ class _FileRun:
                     failed = True
         if failed:
             raise _Failed()
+
+    def _check_action_name(self, action_id: str, line: int | None, state: State) -> None:
+        """A refused action must be one the pack has: a misspelt name would be refused and pass unseen.
+
+        While a question is pending the ids are its options, which only the game knows.
+        """
+        if state.pending is not None or state.is_terminal:
+            return
+        name = action_id.rstrip("*").partition(":")[0]
+        if name not in self.game.actions:
+            raise PackError(f"the pack has no action '{name}'", file=self.doc.path, line=line,
+                            hint=did_you_mean(name, self.game.actions))
 
     def _refusal(self, entry: Any, line: int | None) -> tuple[str, str | None]:
         if isinstance(entry, str) and entry:

@@ -259,6 +259,9 @@ def test_a_failed_step_stops_its_line_but_not_a_branch(pack: Path) -> None:
     (("players = 2", 'pack = "ophir"\nplayers = 2'), "pack =", "this test is for pack 'ophir'"),
     (('stage = "walk"', 'stage = "wlak"'), "wlak", "unknown stage 'wlak' (did you mean 'walk'?)"),
     (('refused = ["roll"]', "refused = [3]"), "refused = [3]", "a refused action is an id or"),
+    # A misspelt refused action would be refused anyway: it is an error, not a pass.
+    (('refused = ["roll"]', 'refused = ["rolll"]'), "rolll", "the pack has no action 'rolll' (did you mean 'roll'?)"),
+    (('refused = ["roll"]', 'refused = ["wal:*"]'), "wal:*", "the pack has no action 'wal'"),
 ])
 def test_mistakes_in_a_test_file_are_located(pack: Path, change: tuple[str, str], needle: str, message: str) -> None:
     text = LUCKY.replace(*change)
