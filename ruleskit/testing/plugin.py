@@ -67,13 +67,17 @@ def _env_games() -> int | None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """Each scenario test file of a pack (`PACK/tests/**/*.toml`) is a test."""
-    if file_path.suffix != ".toml":
-        return None
-    from .scenario_tests import pack_of_test_file
-
-    if pack_of_test_file(file_path) is None:
+    if file_path.suffix != ".toml" or pack_of_test_file(file_path) is None:
         return None
     return ScenarioFile.from_parent(parent, path=file_path)
+
+
+def pack_of_test_file(path: Path) -> Path | None:
+    """The pack folder whose `tests/` folder holds `path`, if any (found without importing the engine)."""
+    for parent in path.resolve().parents:
+        if parent.name == "tests" and (parent.parent / "pack.toml").is_file():
+            return parent.parent
+    return None
 
 
 class ScenarioFile(pytest.File):
@@ -87,7 +91,7 @@ class ScenarioFailed(Exception):
 
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
-        from .scenario_tests import ScenarioTester, pack_of_test_file
+        from .scenario_tests import ScenarioTester
         from .strategies import game_of
 
         pack = pack_of_test_file(self.path)

@@ -137,14 +137,6 @@ def scenario_test_files(pack_root: Path) -> list[Path]:
     return sorted(found)
 
 
-def pack_of_test_file(path: Path) -> Path | None:
-    """The pack folder whose `tests/` folder holds `path`, if any."""
-    for parent in path.resolve().parents:
-        if parent.name == TESTS_FOLDER and (parent.parent / "pack.toml").is_file():
-            return parent.parent
-    return None
-
-
 def base_roots(pack_root: Path) -> list[Path]:
     """The folders of the packs a variant extends, its own base first."""
     roots: list[Path] = []
