@@ -38,7 +38,8 @@ from .tomlfile import TomlDoc, read_toml
 from .validation import InvalidData, check_data, check_options
 
 TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "players_vars", "items", "zones",
-            "blocked", "flow", "rolls", "description"}
+            "blocked", "flow", "rolls", "description",
+            "expect", "step"}  # a scenario test's expectations (ruleskit/testing/scenario_tests.py); not read here
 FLOW_KEYS = {"active", "stage", "turn", "round", "phase"}
 
 

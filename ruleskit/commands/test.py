@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..testing.defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
 
@@ -55,6 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    from ..testing.scenario_tests import add_arguments
+
+    add_arguments(parser)
     return run
 
 
@@ -100,6 +103,14 @@ def run(args: argparse.Namespace) -> int:
     budget = parse_duration(args.time_budget) if args.time_budget is not None else None
     games = args.games if args.games is not None or budget is not None else DEFAULT_GAMES
     game = game_of(args.pack)
+    from ..testing.scenario_tests import run_for_command
+
+    scenarios = run_for_command(args, game, quiet=args.json)
+    if args.scenarios_only:
+        if args.json:
+            print(json.dumps({"pack": game.name, "ok": scenarios is None or scenarios.ok,
+                              "scenarios": scenarios and scenarios.to_json()}))
+        return 0 if scenarios is None or scenarios.ok else 1
     out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
     display = ProgressDisplay(games, budget, enabled=not (args.quiet or args.json))
     with display:
@@ -108,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
                             thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
                             progress=display, backend=args.backend, address=args.address, time_budget=budget,
                             policy=args.policy, coverage=args.coverage)
-    return _print_report(report, args.json, args.coverage)
+    return _print_report(report, args.json, args.coverage, scenarios)
 
 
-def _print_report(report: Report, as_json: bool, coverage: bool) -> int:
+def _print_report(report: Report, as_json: bool, coverage: bool, scenarios: Any) -> int:
     """The outcome, the failure (already written as a log) and the coverage; the exit code."""
     if as_json:
         print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
@@ -122,8 +133,9 @@ def _print_report(report: Report, as_json: bool, coverage: bool) -> int:
                           "failure_log": None if report.failure is None or report.failure.log_path is None
                           else str(report.failure.log_path),
                           "coverage": None if report.coverage is None or not coverage
-                          else report.coverage.to_json()}))
-        return 0 if report.ok else 1
+                          else report.coverage.to_json(),
+                          "scenarios": scenarios and scenarios.to_json()}))
+        return 0 if report.ok and (scenarios is None or scenarios.ok) else 1
     print(report.summary())
     if report.coverage is not None and coverage:
         print(report.coverage.table())
@@ -131,4 +143,4 @@ def _print_report(report: Report, as_json: bool, coverage: bool) -> int:
         print(f"problem: {problem}", file=sys.stderr)
     if report.failure is not None:
         print(report.failure.describe(), file=sys.stderr)
-    return 0 if report.ok else 1
+    return 0 if report.ok and (scenarios is None or scenarios.ok) else 1

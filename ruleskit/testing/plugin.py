@@ -8,6 +8,10 @@ Fixtures:
     def test_my_pack_holds_up(ruleskit_check):
         ruleskit_check("path/to/pack", games=50)      # random games, every invariant, shrunk failure
 
+A pack's scenario tests (TOML files in its `tests/` folder, docs/SCENARIOS.md)
+are collected as test items: `pytest path/to/pack` or `pytest path/to/pack/tests`
+runs each file as one test.
+
 `ruleskit_check` fails the test with the broken invariant, the shrunk game and
 the state that broke it, and writes the failing game's replay log into the
 test's temporary folder. `--ruleskit-games N` (or RULESKIT_GAMES) overrides
@@ -59,3 +63,47 @@ def ruleskit_check(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[.
 def _env_games() -> int | None:
     text = os.environ.get("RULESKIT_GAMES")
     return int(text) if text and text.isdigit() else None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Each scenario test file of a pack (`PACK/tests/**/*.toml`) is a test."""
+    if file_path.suffix != ".toml" or pack_of_test_file(file_path) is None:
+        return None
+    return ScenarioFile.from_parent(parent, path=file_path)
+
+
+def pack_of_test_file(path: Path) -> Path | None:
+    """The pack folder whose `tests/` folder holds `path`, if any (found without importing the engine)."""
+    for parent in path.resolve().parents:
+        if parent.name == "tests" and (parent.parent / "pack.toml").is_file():
+            return parent.parent
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Any:
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioFailed(Exception):
+    """A scenario test's expectations did not hold."""
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        from .scenario_tests import ScenarioTester
+        from .strategies import game_of
+
+        pack = pack_of_test_file(self.path)
+        assert pack is not None
+        result = ScenarioTester(game_of(pack)).run_file(self.path)
+        if not result.ok:
+            raise ScenarioFailed("\n".join(str(p) for p in result.problems))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, 0, f"scenario test {self.name}"

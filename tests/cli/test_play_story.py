@@ -21,7 +21,7 @@ def _play(args: list[str], lines: list[str], script, capsys) -> str:  # type: ig
 
 def test_failed_influence_check_is_told(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     # The rulebook's failed influence check: Yellow sails into Green's centre hex and rolls 3 against 5.
-    text = (ROOT / "tests/ophir/scenarios/influence_failure.toml").read_text(encoding="utf-8")
+    text = (ROOT / "games/ophir/tests/influence_failure.toml").read_text(encoding="utf-8")
     scenario = tmp_path / "failure.toml"
     scenario.write_text(re.sub(r"(?m)^then = .*$", "then = []", text), encoding="utf-8")
     out = _play(["--scenario", str(scenario), "--seats", "human,random,random", "--layout", "compact"],

@@ -1,7 +1,7 @@
 """Structure-aware fuzzing of logs, saves and scenario files: real files, mutated.
 
 Each example takes a real file (a log or save from tests/compat/data, a
-scenario of tests/ophir/scenarios), changes it where it is parsed (a value
+scenario of games/ophir/tests), changes it where it is parsed (a value
 replaced by one of another kind, a key removed or added, a list element
 repeated) or as bytes (a slice deleted, repeated or overwritten), and loads
 it. The outcome must be a state or the project's own RulesError: never
@@ -40,7 +40,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
 GAMES = {"card": ROOT / "tests" / "packs" / "card_duel", "ophir": "ophir"}
 LOG = DATA / "card_duel-seed9.jsonl"
 SAVES = [DATA / "card_duel-simultaneous.save.json", DATA / "ophir-4p-pending.save.json"]
-SCENARIOS = sorted((ROOT / "tests" / "ophir" / "scenarios").glob("*.toml"))[:6]
+SCENARIOS = sorted((ROOT / "games" / "ophir" / "tests").glob("*.toml"))[:6]
 ODD_VALUES = [None, True, False, 0, -1, 1, 7, 2 ** 70, -(10 ** 30), "", "x", "0", "__class__", "h0", "red1",
               [], [None], [[[]]], {}, {"a": 1}, 1.5, "\x1b[2J", "[/bold]"]
 

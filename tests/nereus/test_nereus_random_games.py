@@ -68,7 +68,7 @@ def test_random_neutral_variant_game_finishes(seed: int) -> None:
 
 
 def test_pack_holds_no_python() -> None:
-    suffixes = {p.suffix for p in PACK.iterdir()} | {p.suffix for p in NEUTRAL.iterdir()}
+    suffixes = {p.suffix for p in [*PACK.rglob("*"), *NEUTRAL.rglob("*")] if p.is_file()}
     assert suffixes <= {".toml", ".rk", ".md"}
 
 

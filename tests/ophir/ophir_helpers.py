@@ -8,7 +8,7 @@ from typing import Any
 import ruleskit
 from ruleskit import State
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "games" / "ophir" / "tests"
 
 
 def scenario(name: str) -> State:

@@ -66,7 +66,7 @@ def test_a_greedy_game_ends_by_the_craftsmen_running_out(game: ruleskit.Game) ->
 
 
 def test_pack_holds_no_python() -> None:
-    assert {p.suffix for p in PACK.iterdir()} <= {".toml", ".rk", ".md"}
+    assert {p.suffix for p in PACK.rglob("*") if p.is_file()} <= {".toml", ".rk", ".md"}
 
 
 def test_pack_checks_clean() -> None:

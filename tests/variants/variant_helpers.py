@@ -16,7 +16,7 @@ PROMO = VARIANTS / "ophir-promo-specialists"
 CALM = VARIANTS / "ophir-calm-seas"
 ALL = [ONLINE, PROMO, CALM]
 SCENARIOS = Path(__file__).parent / "scenarios"
-BASE_SCENARIOS = ROOT / "tests" / "ophir" / "scenarios"
+BASE_SCENARIOS = ROOT / "games" / "ophir" / "tests"
 
 
 def scenario(name: str, pack: Path | str | None = None, folder: Path = SCENARIOS) -> State:
