@@ -20,6 +20,7 @@ from .lang.parser import Origin
 from .lang.values import MAX_INT
 from .model import Model, located
 from .packs import PackReader, PackSource, structure_defs
+from .properties import install_properties
 from .schema import ActionDef, LimitDef, ReportDef, Source
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class CompiledAction:
     limit: LimitDef
     source: Source | None
     where: str = ""  # "action NAME (file:line)", for run-time errors about the action
+    checks: list[Any] = attrs.Factory(list)  # its properties, checked by `ruleskit test` only
 
 
 @attrs.define
@@ -110,6 +112,10 @@ class Game:
     definitions: dict[str, Any]
     backend: str = "compiled"
     generated: Any = None  # the code generator, with the compiled backend
+    # Properties over the game ([properties] with `at`), and whether games check them (ruleskit test).
+    decision_checks: list[Any] = attrs.Factory(list)
+    end_checks: list[Any] = attrs.Factory(list)
+    check_properties: bool = False
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -120,6 +126,13 @@ class Game:
     def code(self) -> str:
         """The Python code generated for the pack's programs ("" with the closure backend)."""
         return self.generated.module_source() if self.generated is not None else ""
+
+    def with_property_checks(self) -> Game:
+        """The same compiled pack, whose games check every `ensure` and property (what `ruleskit test` plays).
+
+        Games of the pack itself skip them: normal play pays nothing for the checks.
+        """
+        return self if self.check_properties else attrs.evolve(self, check_properties=True)
 
     @property
     def chain(self) -> list[str]:
@@ -145,19 +158,21 @@ class Game:
 BACKENDS = ("compiled", "closures")
 
 
-def load(pack: str | Path, backend: str | None = None) -> Game:
+def load(pack: str | Path, backend: str | None = None, check_properties: bool = False) -> Game:
     """Load, check and compile a pack given by folder path or built-in name.
 
     `backend` chooses how its programs run: "compiled" generates Python code
     (the default, and the fast one); "closures" builds a tree of closures,
     the reference the generated code is tested against. The environment
-    variable RULESKIT_BACKEND sets the default.
+    variable RULESKIT_BACKEND sets the default. `check_properties=True` gives
+    a game whose games check every `ensure` and property, as `ruleskit test` does.
     """
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
         raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
     source = PackReader().read(pack)
-    return GameBuilder(source, backend).build()
+    game = GameBuilder(source, backend).build()
+    return game.with_property_checks() if check_properties else game
 
 
 class GameBuilder:
@@ -213,6 +228,7 @@ class GameBuilder:
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
         ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
                 for name, e in defs["end"].items()]
+        over_game = install_properties(compiler, program, actions, defs["properties"], self._origin)
         invariants = {
             name: (self._expr(inv.check, inv.source, ("check",), f"invariant {name}"), inv.message or name, inv.source)
             for name, inv in defs["invariants"].items()
@@ -231,6 +247,7 @@ class GameBuilder:
             before_scoring=before, invariants=invariants, groups=groups, heuristic=heuristic,
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
+            decision_checks=over_game["decision"], end_checks=over_game["end"],
         )
 
     # ------------------------------------------------------------- checks

@@ -39,7 +39,7 @@ _MAX_CHAIN = 8
 
 SECTION_KIND = {"vars": "var", "counters": "counter", "kinds": "kind", "zones": "zone", "dice": "die",
                 "stages": "stage", "phases": "phase", "actions": "action", "end": "end condition",
-                "invariants": "invariant"}
+                "invariants": "invariant", "properties": "property"}
 
 
 @attrs.frozen

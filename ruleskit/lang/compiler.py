@@ -13,8 +13,8 @@ from typing import Any
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
 from ..runtime.context import Ctx, Return
-from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
+from .ensure import EnsureCompiler
 from .expressions import SPECIALS
 from .parser import Origin, parse
 from .scope import ANY, Fn, Program, Scope, element_type, type_of
@@ -22,7 +22,7 @@ from .scope import ANY, Fn, Program, Scope, element_type, type_of
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
 
-class Compiler(DecisionCompiler):
+class Compiler(EnsureCompiler):
     """Compiles a pack's definitions against its model into a Program."""
 
     # ------------------------------------------------------------- entry points
