@@ -110,7 +110,7 @@ def _wrap_hooks(compiler: EnsureCompiler, program: Program, after: dict[str, lis
         when = None
         if definition.when is not None:
             compiler.origin, compiler.current = definition.origin, key
-            when = compiler.compile_expr(definition.when, Scope({n: type_of(t) for n, t in definition.params}))
+            when = compiler.compile_expr(definition.when, Scope({n: type_of(t) for n, t in definition.params}))[0]
         hooks = program.hooks[definition.target]
         if len(hooks) <= index:  # pragma: no cover - every `on` hook is compiled into its event's list
             raise PackError(f"hook '{definition.name}' was not compiled")
