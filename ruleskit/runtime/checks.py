@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PropertyFailure, RulesError
-from .context import Ctx, GameOver
+from .context import Ctx
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -89,8 +89,8 @@ def verify_all(ctx: Ctx, checks: list[Check], env: dict[str, Any], me: int) -> N
 def run_checked_effect(ctx: Ctx, effect: Fn, checks: list[Check], old: dict[str, Any]) -> None:
     """An action's effect with its properties, `old` being the data before its costs were paid.
 
-    The properties are checked when the effect ends, also when it ends the game (`finish`): the
-    action keeps its effects then.
+    The properties are checked when the effect ends; not when it ends the game (`finish`) part way,
+    since what follows the `finish` never happens.
     """
     olds = ctx.olds
     assert olds is not None
@@ -98,11 +98,7 @@ def run_checked_effect(ctx: Ctx, effect: Fn, checks: list[Check], old: dict[str,
     depth = len(olds)
     env, me = dict(ctx.env), ctx.me
     try:
-        try:
-            effect(ctx)
-        except GameOver:
-            verify_all(ctx, checks, env, me)
-            raise
+        effect(ctx)
         verify_all(ctx, checks, env, me)
         ctx.env = env
     finally:
@@ -112,7 +108,8 @@ def run_checked_effect(ctx: Ctx, effect: Fn, checks: list[Check], old: dict[str,
 def checked_definition(call: Definition, checks: list[Check], names: list[str], when: Fn | None) -> Definition:
     """A hook or procedure that keeps a snapshot for old(...) and checks its properties as it ends.
 
-    A hook whose `when` is false does nothing, and its properties are not checked.
+    A hook whose `when` is false does nothing, and its properties are not checked; neither are they
+    when the definition ends the game (`finish`) part way.
     """
 
     def run(ctx: Ctx, args: list[Any]) -> Any:
@@ -134,11 +131,7 @@ def checked_definition(call: Definition, checks: list[Check], names: list[str], 
         depth = len(olds)
         saved = ctx.env
         try:
-            try:
-                call(ctx, args)
-            except GameOver:
-                verify_all(ctx, checks, env, me)
-                raise
+            call(ctx, args)
             verify_all(ctx, checks, env, me)
         finally:
             del olds[depth - 1:]
