@@ -250,3 +250,22 @@ def test_old_needs_an_action_hook_or_procedure(tmp_path: Path) -> None:
     (pack / "shop.toml").write_text(text)
     with pytest.raises(LanguageError, match="flow setup is none of these"):
         ruleskit.load(pack)
+
+
+def test_ophir_checked_the_same_by_both_backends() -> None:
+    """Checking Ophir's properties changes nothing in a game, and the two backends agree while checking."""
+    import random
+
+    games = [ruleskit.load("ophir", backend=b, check_properties=True) for b in ("closures", "compiled")]
+    plain = ruleskit.load("ophir")
+    states = [g.new_game(players=3, seed=11) for g in games] + [plain.new_game(players=3, seed=11)]
+    rnd = random.Random(11)
+    for _ in range(120):
+        if states[0].is_terminal:
+            break
+        legal = [[a.id for a in s.legal_actions()] for s in states]
+        assert legal[0] == legal[1] == legal[2]
+        choice = legal[0][rnd.randrange(len(legal[0]))]
+        for state in states:
+            state.apply(choice)
+        assert states[0].raw == states[1].raw == states[2].raw
