@@ -78,6 +78,15 @@ class BudgetExceeded(RulesError):
     """A program ran past its step budget or nesting limit."""
 
 
+class PropertyFailure(RulesError):
+    """An `ensure` or a pack property did not hold (raised only while properties are checked)."""
+
+    def __init__(self, name: str, detail: str, *, file: str | None = None, line: int | None = None) -> None:
+        super().__init__(f"{name}: {detail}", file=file, line=line)
+        self.name = name
+        self.detail = detail
+
+
 class ReplayMismatch(RulesError):
     """A replayed log diverged from what it recorded."""
 

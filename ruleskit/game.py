@@ -60,6 +60,7 @@ class CompiledAction:
     source: Source | None
     where: str = ""  # "action NAME (file:line)", for run-time errors about the action
     anytime: bool = False  # offered to every player at every decision point, not only to the one to decide
+    checks: list[Any] = attrs.Factory(list)  # its properties, checked by `ruleskit test` only
 
 
 @attrs.define
@@ -116,6 +117,10 @@ class Game:
     definitions: dict[str, Any]
     backend: str = "compiled"
     generated: Any = None  # the code generator, with the compiled backend
+    # Properties over the game ([properties] with `at`), and whether games check them (ruleskit test).
+    decision_checks: list[Any] = attrs.Factory(list)
+    end_checks: list[Any] = attrs.Factory(list)
+    check_properties: bool = False
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
@@ -135,6 +140,13 @@ class Game:
     def code(self) -> str:
         """The Python code generated for the pack's programs ("" with the closure backend)."""
         return self.generated.module_source() if self.generated is not None else ""
+
+    def with_property_checks(self) -> Game:
+        """The same compiled pack, whose games check every `ensure` and property (what `ruleskit test` plays).
+
+        Games of the pack itself skip them: normal play pays nothing for the checks.
+        """
+        return self if self.check_properties else attrs.evolve(self, check_properties=True)
 
     @property
     def chain(self) -> list[str]:
@@ -160,7 +172,8 @@ class Game:
 BACKENDS = ("compiled", "closures")
 
 
-def load(pack: str | Path, backend: str | None = None, cache: bool | None = None) -> Game:
+def load(pack: str | Path, backend: str | None = None, cache: bool | None = None,
+         check_properties: bool = False) -> Game:
     """Load, check and compile a pack given by folder path or built-in name.
 
     `backend` chooses how its programs run: "compiled" generates Python code
@@ -168,7 +181,8 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
     the reference the generated code is tested against. The environment
     variable RULESKIT_BACKEND sets the default. `cache=False` neither reads
     nor writes the user's load cache (ruleskit/cache.py), which
-    RULESKIT_NO_CACHE=1 turns off for every load.
+    RULESKIT_NO_CACHE=1 turns off for every load. `check_properties=True` gives
+    a game whose games check every `ensure` and property, as `ruleskit test` does.
     """
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
@@ -180,7 +194,8 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
     store = default_cache() if cache is not False else None
     with collector_paused():
         if store is None:
-            return GameBuilder(PackReader().read(pack), backend).build()
+            game = GameBuilder(PackReader().read(pack), backend).build()
+            return game.with_property_checks() if check_properties else game
         # The parse trees of the pack's texts are the costly part of loading; keep them for the next process.
         entry = digest(str(find_pack(pack)))
         memo = TreeMemo(grammar_text(), store.get("trees", entry))
@@ -188,7 +203,7 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
             game = GameBuilder(PackReader().read(pack), backend).build()
     if memo.missed or memo.used.keys() != memo.stored.keys():
         store.put("trees", entry, memo.used)
-    return game
+    return game.with_property_checks() if check_properties else game
 
 
 @contextmanager
@@ -265,6 +280,9 @@ class GameBuilder:
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
         ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
                 for name, e in defs["end"].items()]
+        from .properties import install_properties
+
+        over_game = install_properties(compiler, program, actions, defs["properties"], self._origin)
         invariants = {
             name: (self._expr(inv.check, inv.source, ("check",), f"invariant {name}"), inv.message or name, inv.source)
             for name, inv in defs["invariants"].items()
@@ -283,6 +301,7 @@ class GameBuilder:
             before_scoring=before, invariants=invariants, groups=groups, heuristic=heuristic,
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
+            decision_checks=over_game["decision"], end_checks=over_game["end"],
         )
 
     # ------------------------------------------------------------- checks

@@ -19,7 +19,7 @@ import attrs
 
 KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "replace", "remove", "let", "set", "if", "elif", "else",
             "then", "for", "in", "not", "and", "or", "move", "of", "from", "to", "top", "bottom", "draw", "shuffle",
-            "slide", "into", "block", "unblock", "require", "emit", "finish", "goto", "end", "turn", "return", "say",
+            "slide", "into", "block", "unblock", "require", "ensure", "emit", "finish", "goto", "end", "turn", "return", "say",
             "roll", "random", "shuffled", "sample", "choose", "number", "subset", "order", "prompt", "true", "false",
             "none")
 # Names every expression may use without a definition in the pack.
@@ -39,7 +39,7 @@ _MAX_CHAIN = 8
 
 SECTION_KIND = {"vars": "var", "counters": "counter", "kinds": "kind", "zones": "zone", "dice": "die",
                 "stages": "stage", "phases": "phase", "actions": "action", "end": "end condition",
-                "invariants": "invariant"}
+                "invariants": "invariant", "properties": "property"}
 
 
 @attrs.frozen

@@ -188,6 +188,17 @@ class InvariantDef:
 
 
 @attrs.define
+class PropertyDef:
+    """A property checked by `ruleskit test`: after an action, hook or procedure, or over the game."""
+
+    check: str
+    after: str | None = None  # "ACTION", "hook NAME" or "proc NAME"
+    at: str | None = None  # "decision" (after every decision) or "end" (when the game ends)
+    message: str = ""
+    source: Source | None = None
+
+
+@attrs.define
 class ReportDef:
     """What simulations report: groupings of players and the bots' heuristic."""
 
@@ -208,6 +219,7 @@ SECTIONS: dict[str, type] = {
     "actions": ActionDef,
     "end": EndDef,
     "invariants": InvariantDef,
+    "properties": PropertyDef,
 }
 # Sections holding a single definition rather than a table of named ones.
 SINGLETONS: dict[str, type] = {

@@ -373,6 +373,17 @@ def _nodes_of_first(types: list[str]) -> str:
     return f"list:{types[0]}" if types else "list:any"
 
 
+def uses(ctx: Ctx, where: str, action: Any, scope: Any = "turn") -> int:
+    """How often an action was taken this turn, this visit of the stage, or in the game by `me` (for
+    properties of limits: the engine counts every action, limited or not)."""
+    usage = ctx.data["flow"]["usage"]
+    if scope == "game":
+        return int(usage["game"].get(f"{action}@{ctx.me}", 0))
+    if scope not in ("turn", "visit"):
+        raise ProgramError(f"uses() counts per \"turn\", \"visit\" or \"game\", not {scope!r} in {where}")
+    return int(usage[scope].get(action, 0))
+
+
 BUILTINS: dict[str, Builtin] = {
     "count": Builtin(count, 1, 2, _fixed("int"), "number of elements (of one item, if given)"),
     "sum": Builtin(total, 1, 1, _fixed("int"), "sum of a list of numbers"),
@@ -416,4 +427,5 @@ BUILTINS: dict[str, Builtin] = {
     "previous_player": Builtin(previous_player, 1, 2, _fixed("player"), "the player `steps` seats counterclockwise (default 1)"),
     "players_from": Builtin(players_from, 1, 2, _fixed("list:player"),
                             "all players starting at one, \"clockwise\" or \"counterclockwise\""),
+    "uses": Builtin(uses, 1, 2, _fixed("int"), "times an action was taken this \"turn\", \"visit\" or \"game\" (by me)"),
 }

@@ -16,8 +16,8 @@ from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
 from ..runtime.context import Ctx, Return, nothing
 from . import coverage
-from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
+from .ensure import EnsureCompiler
 from .expressions import SPECIALS
 from .parser import Origin, parse
 from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, written_type
@@ -25,7 +25,7 @@ from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, 
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
 
-class Compiler(DecisionCompiler):
+class Compiler(EnsureCompiler):
     """Compiles a pack's definitions against its model into a Program."""
 
     # ------------------------------------------------------------- entry points

@@ -50,7 +50,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "reseed", "found", "frames", "owned", "keep")
+                 "messages", "where", "reseed", "found", "frames", "owned", "keep", "olds")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -76,6 +76,9 @@ class Ctx:
         # `keep` holds the copies so that their ids stay unique while the job runs.
         self.owned: set[int] = set()
         self.keep: list[Any] = []
+        # While properties are checked (`ruleskit test`): the data as each running action, hook or procedure
+        # that reads `old(...)` began, innermost last. None in normal play, where `ensure` does nothing.
+        self.olds: list[dict[str, Any]] | None = None
 
     def apply_reseed(self) -> None:
         from .determinize import determinize

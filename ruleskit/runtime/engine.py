@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
 from . import rng
+from .checks import run_checked_effect
 from .context import Ctx, GameOver, nothing
 from .data import copy_data
 from .values import as_list, label_of, option_id
@@ -342,6 +343,7 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
     action = game.actions[name]
     ctx.me = player
     ctx.env = dict(args)
+    before = ctx.checkpoint() if ctx.olds is not None else None  # checking properties: old(...) reads it
     for var, amount in action.costs:
         cost = amount(ctx)
         floor = game.model.player_vars[var].min or 0
@@ -355,7 +357,10 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
     key = f"{name}@{player}"
     usage["game"][key] = usage["game"].get(key, 0) + 1
     ctx.data["flow"]["idle"] = 0
-    action.effect(ctx)
+    if before is None:
+        action.effect(ctx)
+    else:
+        run_checked_effect(ctx, action.effect, action.checks, before)
     ctx.env = {}
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
 from ..validation import check_state
+from .checks import check_decision
 from .context import Ctx, Suspend, fork
 from .data import copy_data
 from .engine import Action, enumerate_actions, enumerate_anytime, initial_data, run_job
@@ -173,17 +174,22 @@ class State:
     def apply(self, action: Action | str, player: int | None = None) -> State:
         """Take a decision. Raises IllegalAction, leaving the state as it was, if it is not legal now."""
         chosen = self._find(action, player)
+        before = self._data
         if self.pending is not None:
             pending = self.pending
             answers = pending["answers"] + [chosen.id]
             self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"))
-            return self
-        flow = self._data["flow"]
-        payload = chosen.internal_payload()
-        # An anytime action runs at once, even at a simultaneous stage: only the stage's own actions are secret picks.
-        kind = "pick" if flow["simul"] is not None and not self.game.actions[payload["action"]].anytime else "action"
-        job = {"kind": kind, "player": chosen.player, "action": payload["action"], "args": payload["args"]}
-        self._run(job, [], self._data, chosen)
+        else:
+            flow = self._data["flow"]
+            payload = chosen.internal_payload()
+            # An anytime action runs at once, even at a simultaneous stage: only the stage's own actions are
+            # secret picks.
+            kind = "pick" if flow["simul"] is not None and not self.game.actions[payload["action"]].anytime \
+                else "action"
+            job = {"kind": kind, "player": chosen.player, "action": payload["action"], "args": payload["args"]}
+            self._run(job, [], self._data, chosen)
+        if self.game.check_properties:
+            check_decision(self.game, before, self._data, chosen.player)
         return self
 
     def _find(self, action: Action | str, player: int | None) -> Action:
@@ -226,6 +232,8 @@ class State:
         data = fork(base)
         ctx = Ctx(self.game.program, data, 0, answers)
         ctx.reseed = reseed
+        if self.game.check_properties:
+            ctx.olds = []
         pending: dict[str, Any] | None = None
         try:
             run_job(self.game, ctx, job)

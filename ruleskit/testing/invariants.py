@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalAction, RulesError
+from ..errors import IllegalAction, PropertyFailure, RulesError
 from ..runtime.context import Ctx
 from ..runtime.faces import is_token, token
 from ..runtime.state import State
@@ -160,6 +160,9 @@ def check_listed_apply(state: State, limit: int | None = None, *, skip: set[str]
         copy = state.clone()
         try:
             copy.apply(action)
+        except PropertyFailure as exc:  # found on a copy: say which listed action broke it
+            raise PropertyFailure(exc.name, f"{exc.detail} (applying {action.id!r} by Player {action.player + 1} "
+                                  "to a copy of this state)", file=exc.file, line=exc.line) from None
         except RulesError as exc:
             raise InvariantFailure("listed action applies",
                                    f"{action.id!r} (Player {action.player + 1}) is offered but refused: {exc}") from None

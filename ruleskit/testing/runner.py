@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import PackError, RulesError
+from ..errors import PackError, PropertyFailure, RulesError
 from ..game import Game
 from ..log import log_game, log_lines, log_start, read_log
 from ..runtime.state import State
@@ -146,6 +146,8 @@ def failure_of(run: GameRun, exc: BaseException) -> Failure:
     trace = ""
     if isinstance(exc, InvariantFailure):
         name, detail, source = exc.name, exc.detail, exc.source
+    elif isinstance(exc, PropertyFailure):
+        name, detail, source = exc.name, exc.detail, exc.where() or None
     elif isinstance(exc, RulesError):
         name, detail, source = f"engine error ({type(exc).__name__})", str(exc), None
     else:
@@ -380,7 +382,7 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
     """Re-run a game log with every check after every decision; the failure it shows, if any."""
     lines = read_log(path)
     header = lines[0]
-    game = log_game(header, str(path), game_of(pack) if pack is not None else None)
+    game = log_game(header, str(path), game_of(pack) if pack is not None else None).with_property_checks()
     players, seed, options = log_start(header, game, str(path))
     if options:
         raise PackError("a log with options cannot be re-checked yet: its games start from the pack's setup",

@@ -221,8 +221,9 @@ def random_games(pack: str | Path | Game, players: int | Sequence[int] | None = 
                  decisions_per_turn: int = invariants.DEFAULT_DECISIONS_PER_TURN,
                  check_engine: bool = True, thorough_every: int = 1,
                  max_decisions: int | None = None) -> st.SearchStrategy[GameRun]:
-    """Games of a pack to `play()`, their decisions drawn by hypothesis as they are needed."""
-    game = game_of(pack)
+    """Games of a pack to `play()`, their decisions drawn by hypothesis as they are needed (checking every
+    `ensure` and property of the pack)."""
+    game = game_of(pack).with_property_checks()
     cutoff = Cutoff()
 
     @st.composite

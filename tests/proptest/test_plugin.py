@@ -34,4 +34,4 @@ def test_an_authors_property_test_fails_for_a_broken_pack(pytester: pytest.Pytes
     """)
     result = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["*goods_conserved*"])
+    result.stdout.fnmatch_lines(["*acquire_moves_goods*"])

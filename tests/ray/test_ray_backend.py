@@ -49,7 +49,7 @@ def test_a_failure_found_on_ray_is_the_local_one(tmp_path: Path) -> None:
     on_ray = check_pack(BROKEN, games=10, players=[2, 3], seed=0, shrink=False, backend="ray",
                         out=tmp_path / "ray.jsonl")
     assert local.failure is not None and on_ray.failure is not None
-    assert on_ray.failure.name == local.failure.name == "invariant goods_conserved"
+    assert on_ray.failure.name == local.failure.name == "property acquire_moves_goods"
     assert on_ray.failure.steps == local.failure.steps and on_ray.games == local.games
     assert on_ray.failure.state == local.failure.state
     assert (tmp_path / "ray.jsonl").read_text() == (tmp_path / "local.jsonl").read_text()
