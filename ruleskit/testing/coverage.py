@@ -28,9 +28,10 @@ TURN_LIMIT = "turn limit"  # the engine's own end reason once [flow] max_turns i
 def instrumented(pack: str | Path | Game) -> tuple[Game, Probe]:
     """The pack compiled afresh with coverage counters (closure backend), and the probe they count into."""
     where = pack.source.root if isinstance(pack, Game) else pack
+    checking = isinstance(pack, Game) and pack.check_properties
     probe = Probe()
     with counting(probe):
-        game = load(where, backend="closures")
+        game = load(where, backend="closures", check_properties=checking)
     return game, probe
 
 

@@ -205,7 +205,7 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
     counts what the games reached (`report.coverage`). `progress` is called with the report after
     every game, every 500 decisions of a game, and while shrinking.
     """
-    game = game_of(pack)
+    game = game_of(pack).with_property_checks()  # `ensure`s and [properties] are checked by tests only
     counts = players or list(range(game.min_players, game.max_players + 1))
     for count in counts:
         if not game.min_players <= count <= game.max_players:
