@@ -38,6 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from . import against
+
+    against.add_options(parser)
     return run
 
 
@@ -72,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         print(failure.describe(), file=sys.stderr)
         return 1
+    from . import against
+
+    if against.wanted(args):
+        return against.run(args)
     if args.pack is None:
         raise PackError("name a pack to test (or give --log LOG)")
     if args.games < 1:
