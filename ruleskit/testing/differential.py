@@ -239,6 +239,7 @@ class LockstepRun:
     max_decisions: int | None = None
     deadline: float | None = None
     cutoff: Cutoff = attrs.Factory(Cutoff)
+    clock: Callable[[], float] = time.monotonic
     state: State | None = None
     other_state: State | None = None
     steps: list[Step] = attrs.Factory(list)
@@ -261,7 +262,7 @@ class LockstepRun:
                 return
             if self.cutoff.decisions is not None and len(self.steps) > self.cutoff.decisions:
                 return
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if self.deadline is not None and self.clock() > self.deadline:
                 return
             legal_a, legal_b = a.legal_actions(), b.legal_actions()
             number = len(self.steps) + 1
@@ -375,7 +376,8 @@ def _drawing_chooser(data: Any) -> Callable[[State, list[Action]], Action]:
 
 def lockstep_games(game: Game, other: Game, players: Sequence[int], *, expect: Expectations,
                    max_decisions: int | None = None, deadline: float | None = None,
-                   seeds: st.SearchStrategy[int] = SEEDS) -> st.SearchStrategy[LockstepRun]:
+                   seeds: st.SearchStrategy[int] = SEEDS,
+                   clock: Callable[[], float] = time.monotonic) -> st.SearchStrategy[LockstepRun]:
     """Lockstep games of two packs, their decisions drawn by hypothesis as they are needed."""
     cutoff = Cutoff()
 
@@ -385,7 +387,7 @@ def lockstep_games(game: Game, other: Game, players: Sequence[int], *, expect: E
         seed = draw(seeds, label="seed")
         data = draw(st.data())
         return LockstepRun(game, other, count, seed, _drawing_chooser(data), expect, max_decisions, deadline,
-                           cutoff)
+                           cutoff, clock)
 
     return build()
 
@@ -393,14 +395,15 @@ def lockstep_games(game: Game, other: Game, players: Sequence[int], *, expect: E
 def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: int = 100,
                   players: list[int] | None = None, seed: int = 0, expect: Iterable[str] = (),
                   max_decisions: int | None = None, shrink: bool = True, seconds: float | None = None,
-                  out: Path | None = None, progress: Callable[[DiffReport], None] | None = None) -> DiffReport:
+                  out: Path | None = None, progress: Callable[[DiffReport], None] | None = None,
+                  clock: Callable[[], float] = time.monotonic) -> DiffReport:
     """Play `games` random games of `pack` and `other` in lockstep; report the first divergence, shrunk.
 
     The player counts take turns, a few games at a time, so a short run meets
     each of them. `seconds` bounds the run (shrinking included): when it is
     spent, the shortest divergence found so far is the one reported. The
     patterns of `expect` and the `expect_diff` list of `pack`'s pack.toml are
-    differences to ignore.
+    differences to ignore. `clock` measures the budget (`time.process_time`: CPU time).
     """
     game, versus = game_of(pack), game_of(other)
     counts = players or [n for n in range(game.min_players, game.max_players + 1)
@@ -418,7 +421,7 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
     if game.name == versus.name and game.backend != versus.backend:
         names = (f"{game.name} ({game.backend})", f"{versus.name} ({versus.backend})")
     report = DiffReport(*names, expected=expectations.patterns)
-    started = time.monotonic()
+    started = clock()
     deadline = started + seconds if seconds is not None else None
     # Rounds of a few games per player count, so that every count is reached early.
     batch = max(1, min(3, games // len(counts)))
@@ -428,7 +431,7 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
         for index, count in enumerate(counts):
             if remaining <= 0:
                 break
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and clock() > deadline:
                 report.timed_out = True
                 remaining = 0
                 break
@@ -436,14 +439,14 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
             remaining -= share
             run_seed = seed * 1_000_003 + round_number * len(counts) + index
             strategy = lockstep_games(game, versus, [count], expect=expectations, max_decisions=max_decisions,
-                                      deadline=deadline)
-            found = _run_lockstep(strategy, share, run_seed, report, shrink, started, progress)
+                                      deadline=deadline, clock=clock)
+            found = _run_lockstep(strategy, share, run_seed, report, shrink, started, progress, clock)
             if found is not None:
                 report.divergence = found
                 break
         round_number += 1
-    report.seconds = time.monotonic() - started
-    if deadline is not None and time.monotonic() > deadline:
+    report.seconds = clock() - started
+    if deadline is not None and clock() > deadline:
         report.timed_out = True
     if report.divergence is not None and out is not None:
         write_divergence_logs(report.divergence, out)
@@ -451,8 +454,8 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
 
 
 def _run_lockstep(strategy: st.SearchStrategy[LockstepRun], examples: int, seed: int, report: DiffReport,
-                  shrink: bool, started: float,
-                  progress: Callable[[DiffReport], None] | None) -> Divergence | None:
+                  shrink: bool, started: float, progress: Callable[[DiffReport], None] | None,
+                  clock: Callable[[], float]) -> Divergence | None:
     best: list[Divergence] = []
 
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False, print_blob=False,
@@ -461,7 +464,7 @@ def _run_lockstep(strategy: st.SearchStrategy[LockstepRun], examples: int, seed:
     @hypothesis_seed(seed)
     @given(strategy)
     def play(run: LockstepRun) -> None:
-        if run.deadline is not None and time.monotonic() > run.deadline:
+        if run.deadline is not None and clock() > run.deadline:
             return  # the budget is spent: keep the best divergence found so far
         report.attempts += 1
         try:
@@ -469,7 +472,7 @@ def _run_lockstep(strategy: st.SearchStrategy[LockstepRun], examples: int, seed:
         except Diverged as exc:
             found = exc.divergence
             if report.seconds_to_first is None:
-                report.seconds_to_first = time.monotonic() - started
+                report.seconds_to_first = clock() - started
             if not best or len(found.steps) <= len(best[-1].steps):
                 best.append(found)
             if progress is not None:
