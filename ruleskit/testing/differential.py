@@ -291,8 +291,8 @@ class LockstepRun:
             raise Diverged(self._divergence("at setup", [Difference("error", mine_text, other_text)])) from None
 
     def _compare(self, a: State, b: State, when: str, *, chance: bool) -> None:
-        found = chance_differences(a, b) if chance else []
-        found += state_differences(a, b)
+        found = state_differences(a, b)
+        found += chance_differences(a, b) if chance else []
         self._report([d for d in found if not self.expect.expected(d.path)], when)
 
     def _report(self, found: list[Difference], when: str) -> None:
