@@ -19,7 +19,6 @@ import random
 import shutil
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -96,14 +95,14 @@ def pick(mutants: list[Mutant], limit: int | None, seed: int) -> list[Mutant]:
 
 def score_mutants(game: Game, mutants: list[Mutant], *, seconds: float = 20.0, lockstep_seconds: float = 5.0,
                   seed: int = 0, players: list[int] | None = None, generated: int | None = None,
-                  progress: Callable[[Outcome, int], None] | None = None) -> MutationReport:
+                  games: int | None = None, progress: Callable[[Outcome, int], None] | None = None) -> MutationReport:
     """Try each mutant: is it valid, does it change the game, do the pack's own checks catch it."""
     report = MutationReport(game.name, generated=generated if generated is not None else len(mutants),
                             checks=[f"invariant {name}" for name in sorted(game.invariants)] + ["engine invariants"])
     started = time.monotonic()
     for index, mutant in enumerate(mutants):
         outcome = try_mutant(game, mutant, seconds=seconds, lockstep_seconds=lockstep_seconds, seed=seed,
-                             players=players)
+                             players=players, games=games)
         report.outcomes.append(outcome)
         if progress is not None:
             progress(outcome, index + 1)
@@ -112,7 +111,8 @@ def score_mutants(game: Game, mutants: list[Mutant], *, seconds: float = 20.0, l
 
 
 def try_mutant(game: Game, mutant: Mutant, *, seconds: float, lockstep_seconds: float, seed: int = 0,
-               players: list[int] | None = None) -> Outcome:
+               players: list[int] | None = None, games: int | None = None) -> Outcome:
+    """Sort one mutant: invalid, no difference seen, killed or survived (`games` bounds the random games too)."""
     started = time.process_time()
     try:
         copy = mutant_copy(game.source.root, mutant, name=f"{game.name}-{mutant.id.lower()}")
@@ -126,12 +126,9 @@ def try_mutant(game: Game, mutant: Mutant, *, seconds: float, lockstep_seconds: 
         witness = differential(copy, game, lockstep_seconds, seed=seed, players=players)
         if not witness.killed:
             return Outcome(mutant, NO_DIFFERENCE, seconds=time.process_time() - started)
-        verdict = own_checks(copy, seconds, seed=seed, players=players)
+        verdict = own_checks(copy, seconds, seed=seed, players=players, games=games)
         status = KILLED if verdict.killed else SURVIVED
         return Outcome(mutant, status, witness.detail, verdict, time.process_time() - started)
     finally:
         shutil.rmtree(copy.parent, ignore_errors=True)
 
-
-def pack_folder(game: Game) -> Path:
-    return game.source.root
