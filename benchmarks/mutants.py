@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ruleskit.game import load
 from ruleskit.mutation.edits import load_corpus, mutant_copy
-from ruleskit.mutation.killing import differential, own_checks
+from ruleskit.mutation.killing import describe_checks, differential, own_checks
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=HERE / "tests" / "mutants" / "ophir.toml")
     parser.add_argument("--pack", default="ophir")
     parser.add_argument("--seconds", type=float, default=120.0, help="budget per mutant and per kind of check")
+    parser.add_argument("--against-seconds", type=float, default=None,
+                        help="budget of the differential run per mutant (default: --seconds)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", default="", help="comma-separated mutant ids")
     parser.add_argument("--skip-own", action="store_true")
@@ -51,9 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         mutants = [m for m in mutants if m.id in wanted]
     shard, shards = (int(part) for part in args.shard.split("/"))
     mutants = mutants[shard::shards]
-    checks = sorted(original.invariants)
-    print(f"{len(mutants)} mutants of {original.name}; own checks: {len(checks)} invariants ({', '.join(checks)}) "
-          f"+ engine invariants; budget {args.seconds:g} CPU seconds each", flush=True)
+    checks = describe_checks(original)
+    print(f"{len(mutants)} mutants of {original.name}; own checks: {', '.join(checks)}; "
+          f"budget {args.seconds:g} CPU seconds each", flush=True)
     results = []
     for mutant in mutants:
         copy = mutant_copy(root, mutant, name=f"{original.name}-{mutant.id}")
@@ -64,9 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 - reported: a corpus mutant must pass ruleskit check
             row["check"] = f"FAILS: {exc}"
         if not args.skip_against:
-            row["against"] = differential(copy, original, args.seconds, seed=args.seed).to_json()
+            budget = args.against_seconds if args.against_seconds is not None else args.seconds
+            row["against"] = differential(copy, original, budget, seed=args.seed).to_json()
         if not args.skip_own:
             row["own"] = own_checks(copy, args.seconds, seed=args.seed).to_json()
+        row["checks"] = checks
         shutil.rmtree(copy.parent, ignore_errors=True)
         results.append(row)
         print(_line(row), flush=True)

@@ -30,6 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--corpus", type=Path, default=None,
                         help="a TOML file of hand-written mutants ([[mutant]] id, description, edits) to use "
                              "instead of generated ones")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="append each mutant's outcome to this JSON Lines file as it is decided")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
@@ -64,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
 
         def advance(outcome: Outcome, done: int) -> None:
             survived[0] += outcome.status == SURVIVED
+            if args.out is not None:
+                with open(args.out, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(outcome.to_json()) + "\n")
             progress.update(task, completed=done, description=f"mutants ({survived[0]} survived)")
 
         report = score_mutants(game, chosen, seconds=args.time, lockstep_seconds=args.lockstep_time, seed=args.seed,

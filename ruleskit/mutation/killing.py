@@ -12,6 +12,8 @@ so a run on a busy machine gets the same work done as on an idle one.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,9 +39,34 @@ class Verdict:
                 "seconds": round(self.seconds, 2), "games": self.games}
 
 
-# Extra checks a pack may carry beyond random games (in-pack scenarios): each takes the pack folder and
-# the loaded game and returns a failure text or None. Other modules register theirs here.
-EXTRA_CHECKS: list[tuple[str, Callable[[Path, Game], str | None]]] = []
+def pack_scenario_tests(pack: Path, game: Game) -> str | None:
+    """The pack's own scenario tests (its tests/ folder), where the engine runs them: the first failure, or None."""
+    if importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.testing.scenario_tests") is None:
+        return None
+    module = importlib.import_module(f"{__package__.rpartition('.')[0]}.testing.scenario_tests")
+    report = module.run_pack_tests(game)
+    if report.ok:
+        return None
+    problems = [str(problem) for problem in report.problems]
+    return problems[0] if problems else report.summary()
+
+
+# Checks a pack carries beyond random games, run first: each takes the pack folder and the loaded game and
+# returns a failure text or None.
+EXTRA_CHECKS: list[tuple[str, Callable[[Path, Game], str | None]]] = [("scenario tests", pack_scenario_tests)]
+
+
+def describe_checks(game: Game) -> list[str]:
+    """The checks a pack carries, as the verdicts' reports list them."""
+    found = [f"{len(game.invariants)} invariants"]
+    properties = getattr(game, "properties", None)
+    if properties:
+        found.append(f"{len(properties)} transition properties")
+    tests = game.source.root / "tests"
+    scenario_files = sorted(tests.glob("*.toml")) if tests.is_dir() else []
+    if scenario_files and importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.testing.scenario_tests"):
+        found.append(f"{len(scenario_files)} scenario test files")
+    return found + ["the engine invariants"]
 
 
 def own_checks(pack: str | Path, seconds: float, *, seed: int = 0, players: list[int] | None = None,

@@ -26,7 +26,7 @@ import attrs
 from ..errors import RulesError
 from ..game import Game, load
 from .edits import Mutant, mutant_copy
-from .killing import Verdict, differential, own_checks
+from .killing import Verdict, describe_checks, differential, own_checks
 
 KILLED, SURVIVED, NO_DIFFERENCE, INVALID = "killed", "survived", "no difference seen", "invalid"
 
@@ -98,7 +98,7 @@ def score_mutants(game: Game, mutants: list[Mutant], *, seconds: float = 20.0, l
                   games: int | None = None, progress: Callable[[Outcome, int], None] | None = None) -> MutationReport:
     """Try each mutant: is it valid, does it change the game, do the pack's own checks catch it."""
     report = MutationReport(game.name, generated=generated if generated is not None else len(mutants),
-                            checks=[f"invariant {name}" for name in sorted(game.invariants)] + ["engine invariants"])
+                            checks=describe_checks(game))
     started = time.monotonic()
     for index, mutant in enumerate(mutants):
         outcome = try_mutant(game, mutant, seconds=seconds, lockstep_seconds=lockstep_seconds, seed=seed,
