@@ -35,7 +35,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="a path where the packs are meant to differ, e.g. 'players[*].coins' or "
                             "'legal_actions.anchor' (repeatable; * is any text within a part, ** any text)")
     try:
-        group.add_argument("--time", metavar="DURATION", type=parse_duration, default=None,
+        group.add_argument("--time", dest="time_budget", metavar="DURATION", default=None,
                            help="a time budget, e.g. 90s or 3m: then report the best found so far")
     except argparse.ArgumentError:
         pass  # the runner already offers --time
@@ -53,8 +53,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.pack is None:
         raise PackError("name a pack to test against another")
-    if args.games < 1:
-        raise PackError(f"--games must be at least 1, not {args.games}")
+    budget = getattr(args, "time_budget", None)
+    try:
+        seconds = parse_duration(budget) if budget is not None else None
+    except argparse.ArgumentTypeError as exc:
+        raise PackError(f"--time: {exc}") from None
+    games = args.games if args.games is not None else (1_000_000 if seconds is not None else 100)
+    if games < 1:
+        raise PackError(f"--games must be at least 1, not {games}")
     if args.against and args.against_backend:
         raise PackError("give --against OTHER or --against-backend, not both")
     if args.against_backend:
@@ -64,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
             game = load(args.pack, backend="compiled" if other.backend == "closures" else "closures")
     else:
         game, other = game_of(args.pack), game_of(args.against)
-    budget = getattr(args, "time", None)
-    seconds = parse_duration(budget) if budget is not None else None
     stem = safe_file_stem(game.name) + "-vs-" + safe_file_stem(other.name if not args.against_backend
                                                                 else other.backend)
     out = args.out or Path(f"{stem}-divergence.jsonl")
@@ -75,14 +79,15 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=Console(stderr=True), disable=args.quiet or args.json, transient=True)
     with progress:
-        task = progress.add_task("lockstep games", total=args.games)
+        task = progress.add_task("lockstep games", total=None if seconds is not None and args.games is None
+                                 else games)
 
         def advance(report: DiffReport) -> None:
             games = sum(report.games.values())
             found = report.divergence is not None or report.seconds_to_first is not None
             progress.update(task, completed=games, description="shrinking a divergence" if found else "lockstep games")
 
-        report = check_against(game, other, games=args.games, players=args.players, seed=args.seed,
+        report = check_against(game, other, games=games, players=args.players, seed=args.seed,
                                expect=args.expect_diff, max_decisions=args.max_decisions,
                                shrink=not args.no_shrink, seconds=seconds, out=out, progress=advance)
     if args.json:
