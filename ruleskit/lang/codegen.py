@@ -176,7 +176,8 @@ class GeneratingCompiler(Compiler):
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        body, _ = self.gen_expr(definition.body, scope)
+        body, result_type = self.gen_expr(definition.body, scope)
+        self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body))
         self._modifiers[definition.name] = []
@@ -230,9 +231,10 @@ class GeneratingCompiler(Compiler):
             if len(rule.params) == len(definition.params):
                 self.origin, self.current = definition.origin, f"hook {definition.name}"
                 scope = Scope({n: type_of(t) for n, t in definition.params})
-                scope.names["base"] = ANY
+                scope.names["base"] = self.rule_type(rule.name)
                 when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
-                expr, _ = self.gen_expr(definition.body, scope)
+                expr, given = self.gen_expr(definition.body, scope)
+                self.check_modifier_type(definition, rule, given)
                 self._note_calls(f"hook:{definition.name}")
                 self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
                 self._modifiers[rule.name].append(([p for p, _ in definition.params], when, expr))
@@ -310,7 +312,7 @@ class GeneratingCompiler(Compiler):
             return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
         if name in self.rule_defs and not self.rule_defs[name].params:
             self._call(f"rule:{name}")
-            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), ANY
+            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), self.rule_type(name)
         if name in model.item_kind:
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
@@ -397,7 +399,7 @@ class GeneratingCompiler(Compiler):
             if name in self.rule_defs and len(arg_nodes) == len(self.rule_defs[name].params):
                 args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
                 self._call(f"rule:{name}")
-                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), ANY
+                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), self.rule_type(name)
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
         result_type = spec.result([t for _, t in compiled])

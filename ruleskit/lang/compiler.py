@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark import Token
+
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
 from ..runtime.context import Ctx, Return
@@ -17,7 +19,7 @@ from .decisions import DecisionCompiler
 from .definitions import Definition, read_module
 from .expressions import SPECIALS
 from .parser import Origin, parse
-from .scope import ANY, Fn, Program, Scope, element_type, type_of
+from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, written_type
 
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
@@ -37,7 +39,7 @@ class Compiler(DecisionCompiler):
         for definition in self.hook_defs:
             if definition.kind == "on":
                 self._note_event(definition.target, len(definition.params), definition.origin, definition.body)
-        for definition in self.rule_defs.values():
+        for definition in self._rules_callees_first():
             self._compile_rule(definition)
         for definition in self.proc_defs.values():
             self._compile_proc(definition)
@@ -84,7 +86,8 @@ class Compiler(DecisionCompiler):
     def _compile_rule(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        body, _ = self.compile_expr(definition.body, scope)
+        body, result_type = self.compile_expr(definition.body, scope)
+        self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         names = [p for p, _ in definition.params]
         modifiers: list[tuple[Fn | None, Fn, list[str]]] = []
@@ -109,6 +112,51 @@ class Compiler(DecisionCompiler):
 
         call.modifiers = modifiers  # type: ignore[attr-defined]
         self.program.rules[definition.name] = call
+
+    def _rules_callees_first(self) -> list[Definition]:
+        """The rules in an order where each comes after the rules its body names, so that a call's result
+        type is known where it is compiled (names are read from the syntax tree; a cycle, reported later as
+        recursion, keeps the written order)."""
+        order: list[Definition] = []
+        seen: set[str] = set()
+
+        def visit(name: str) -> None:
+            seen.add(name)
+            definition = self.rule_defs[name]
+            for token in sorted({str(t) for t in definition.body.scan_values(lambda v: isinstance(v, Token))}):
+                if token in self.rule_defs and token not in seen:
+                    visit(token)
+            order.append(definition)
+
+        for name in self.rule_defs:
+            if name not in seen:
+                visit(name)
+        return order
+
+    def settle_rule_type(self, definition: Definition, inferred: str) -> None:
+        """Record a rule's result type: the declared one, which the body must give, or the body's own."""
+        if definition.result is None:
+            self.rule_types[definition.name] = inferred
+            return
+        if definition.result != ANY and definition.result not in ("int", "bool", "str", "player") \
+                and not definition.result.startswith("list") and definition.result not in self.model.kinds:
+            raise LanguageError(f"rule '{definition.name}' declares unknown result type '{definition.result}'",
+                                file=definition.origin.file, line=definition.line,
+                                hint=did_you_mean(definition.result, ["int", "bool", "str", "player"]
+                                                  + list(self.model.kinds)))
+        declared = type_of(definition.result)
+        if not types_agree(declared, inferred):
+            raise LanguageError(f"rule '{definition.name}' declares it gives {definition.result}, but its body "
+                                f"gives a value of type {written_type(inferred)}", file=definition.origin.file,
+                                line=definition.line)
+        self.rule_types[definition.name] = declared
+
+    def check_modifier_type(self, hook: Definition, rule: Definition, given: str) -> None:
+        """A modifier must give what its rule gives, or callers typed by the rule would be wrong."""
+        expected = self.rule_type(rule.name)
+        if not types_agree(expected, given):
+            raise LanguageError(f"hook '{hook.name}' modifies rule '{rule.name}', which gives {written_type(expected)}, "
+                                f"with a value of type {written_type(given)}", file=hook.origin.file, line=hook.line)
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
@@ -144,9 +192,10 @@ class Compiler(DecisionCompiler):
                 raise self.error(definition.body, f"hook '{definition.name}' gives rule '{rule.name}' "
                                  f"{len(definition.params)} parameter(s); it takes {len(rule.params)}")
             scope = Scope({n: type_of(t) for n, t in definition.params})
-            scope.names["base"] = ANY
+            scope.names["base"] = self.rule_type(rule.name)
             when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None
-            expr, _ = self.compile_expr(definition.body, scope)
+            expr, given = self.compile_expr(definition.body, scope)
+            self.check_modifier_type(definition, rule, given)
             self._note_calls(f"hook:{definition.name}")
             self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
             self.program.rules[rule.name].modifiers.append((when, expr, names))  # type: ignore[attr-defined]

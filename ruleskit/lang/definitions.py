@@ -29,6 +29,7 @@ class Definition:
     replace: bool = False
     pack: str = ""
     text: str = ""
+    result: str | None = None  # a rule's declared result type, as written (`rule r(): player = ...`)
 
     @property
     def location(self) -> str:
@@ -67,9 +68,15 @@ def _params(node: Tree | None) -> list[tuple[str, str]]:
         return []
     result = []
     for param in node.children:
-        name, type_token = param.children
-        result.append((str(name), str(type_token) if type_token is not None else ANY))
+        name, type_node = param.children
+        result.append((str(name), _type_name(type_node) if type_node is not None else ANY))
     return result
+
+
+def _type_name(node: Tree) -> str:
+    """A written type as text: `player`, `card`, `list[player]`."""
+    outer, inner = node.children
+    return f"{outer}[{inner}]" if inner is not None else str(outer)
 
 
 def _definition(node: Tree, origin: Origin) -> Definition:
@@ -77,8 +84,9 @@ def _definition(node: Tree, origin: Origin) -> Definition:
     kind = node.data
     children = node.children
     if kind == "rule_def":
-        name, params, body = children
-        return Definition("rule", str(name), _params(params), body, origin, line=line)
+        name, params, result, body = children
+        return Definition("rule", str(name), _params(params), body, origin, line=line,
+                          result=_type_name(result) if result is not None else None)
     if kind == "proc_def":
         name, params, body = children
         return Definition("proc", str(name), _params(params), body, origin, line=line)

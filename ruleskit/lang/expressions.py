@@ -42,6 +42,11 @@ class ExpressionCompiler:
         self.calls: dict[str, set[str]] = {}
         self.current = ""
         self.last_type = ANY
+        self.rule_types: dict[str, str] = {}  # a rule's result type, once its body is compiled
+
+    def rule_type(self, name: str) -> str:
+        """The result type of rule `name`: declared, or inferred from its body ("any" until it is compiled)."""
+        return self.rule_types.get(name, ANY)
 
     # ------------------------------------------------------------- errors
 
@@ -137,7 +142,7 @@ class ExpressionCompiler:
                 raise self.error(node, f"rule '{name}' takes {len(definition.params)} argument(s); call it as {name}(...)")
             self._call(f"rule:{name}")
             rules = self.program.rules
-            return (lambda ctx: rules[name](ctx, [])), ANY
+            return (lambda ctx: rules[name](ctx, [])), self.rule_type(name)
         if name in model.item_kind:
             kind = model.item_kind[name]
             return (lambda ctx: name), kind
@@ -296,7 +301,7 @@ class ExpressionCompiler:
                 raise self.error(node, f"rule '{name}' takes {len(definition.params)} argument(s), not {len(fns)}")
             self._call(f"rule:{name}")
             rules = self.program.rules
-            return (lambda ctx: rules[name](ctx, [f(ctx) for f in fns])), ANY
+            return (lambda ctx: rules[name](ctx, [f(ctx) for f in fns])), self.rule_type(name)
         if name in self.proc_defs:
             raise self.error(node, f"procedure '{name}' has effects and gives no value; call it as a statement")
         spec = builtins.BUILTINS.get(name)

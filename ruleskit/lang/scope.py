@@ -73,3 +73,21 @@ def element_type(type_name: str) -> str:
     if type_name.startswith("list:") or type_name.startswith("zone:"):
         return type_name[5:] or ANY
     return ANY
+
+
+def types_agree(declared: str, given: str) -> bool:
+    """Whether a value of type `given` may stand where `declared` is expected ("any" agrees with all)."""
+    if declared == ANY or given == ANY or declared == given:
+        return True
+    if declared.startswith("list:") and given.startswith(("list:", "zone:")):
+        return types_agree(declared[5:], given[5:])
+    return False
+
+
+def written_type(type_name: str) -> str:
+    """A type as a pack author writes it: `list[player]` rather than the compiler's `list:player`."""
+    if type_name.startswith("list:"):
+        return f"list[{written_type(type_name[5:])}]"
+    if type_name.startswith("zone:"):
+        return f"zone of {type_name[5:]}"
+    return type_name
