@@ -55,12 +55,6 @@ class Expectations:
     def expected(self, path: str) -> bool:
         return any(regex.match(path) for regex in self._compiled)
 
-    @property
-    def legal_may_differ(self) -> bool:
-        """Whether some action may be offered by one pack only (then decisions come from both packs' legal sets)."""
-        return any(p == "legal_actions" or p.startswith(("legal_actions.", "legal_actions*", "**", "*"))
-                   for p in self.patterns)
-
 
 def _glob_to_regex(pattern: str) -> str:
     parts = re.split(r"(\*\*|\*)", pattern)
@@ -253,8 +247,8 @@ class LockstepRun:
 
     def _play(self) -> None:
         self.steps = []
-        a = self._start(self.game, "", None)
-        b = self._start(self.other, "", a)
+        a = self._start(self.game, None)
+        b = self._start(self.other, a)
         self.state, self.other_state = a, b
         self._compare(a, b, "after setup", chance=True)
         while not a.is_terminal:
@@ -268,6 +262,7 @@ class LockstepRun:
             number = len(self.steps) + 1
             self._report([d for d in legal_differences(legal_a, legal_b) if not self.expect.expected(d.path)],
                          f"in the actions offered before decision {number}")
+            # Decisions come from PACK's legal set; where a difference there is declared, from both sets.
             offered_b = {(action.player, action.id) for action in legal_b}
             choices = [action for action in legal_a if (action.player, action.id) in offered_b]
             if not choices:
@@ -282,7 +277,8 @@ class LockstepRun:
             self._compare(a, b, f"after decision {number} ({action.id!r} by Player {action.player + 1})",
                           chance=True)
 
-    def _start(self, game: Game, _: str, mine: State | None) -> State:
+    def _start(self, game: Game, mine: State | None) -> State:
+        """A new game of one of the packs; a setup that fails is a divergence (`mine`: PACK's game, if set up)."""
         try:
             return game.new_game(players=self.players, seed=self.seed)
         except RulesError as exc:
