@@ -42,8 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-own", action="store_true")
     parser.add_argument("--skip-against", action="store_true")
     parser.add_argument("--shard", default="0/1", help="I/N: run every N-th mutant from the I-th (parallel runs)")
+    parser.add_argument("--reverse", action="store_true", help="from the last mutant to the first")
     parser.add_argument("--json", type=Path, default=None, help="write the results here (updated after each mutant)")
+    parser.add_argument("--table", type=Path, nargs="+", default=None, metavar="JSON",
+                        help="instead of running, merge the --json files of earlier (parallel) runs into a table")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(args.table, [m.id for m in load_corpus(args.corpus)]))
+        return 0
 
     original = load(args.pack)
     root = original.source.root
@@ -53,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         mutants = [m for m in mutants if m.id in wanted]
     shard, shards = (int(part) for part in args.shard.split("/"))
     mutants = mutants[shard::shards]
+    if args.reverse:
+        mutants.reverse()
     checks = describe_checks(original)
     print(f"{len(mutants)} mutants of {original.name}; own checks: {', '.join(checks)}; "
           f"budget {args.seconds:g} CPU seconds each", flush=True)
@@ -84,6 +92,38 @@ def main(argv: list[str] | None = None) -> int:
             caught = [r for r in rows if r["killed"]]  # type: ignore[index]
             print(f"{kind}: caught {len(caught)} of {total} ({100 * len(caught) / total:.0f}%)")
     return 0
+
+
+def table(paths: list[Path], order: list[str]) -> str:
+    """One Markdown table of the mutants of several runs' JSON files (a mutant's verdicts merged by id)."""
+    rows: dict[str, dict[str, object]] = {}
+    seconds: set[float] = set()
+    for path in paths:
+        data = json.loads(path.read_text())
+        seconds.add(data["seconds"])
+        for row in data["results"]:
+            merged = rows.setdefault(row["id"], {})
+            merged.update({k: v for k, v in row.items() if v is not None})
+    lines = ["| mutant | own checks | `--against ophir` |", "|---|---|---|"]
+    counts = {"own": [0, 0], "against": [0, 0]}
+    for mutant_id, row in sorted(rows.items(), key=lambda item: order.index(item[0]) if item[0] in order else 0):
+        cells = []
+        for kind in ("own", "against"):
+            verdict = row.get(kind)
+            if not isinstance(verdict, dict):
+                cells.append("not run")
+                continue
+            counts[kind][1] += 1
+            if verdict["killed"]:
+                counts[kind][0] += 1
+                cells.append(f"caught in {verdict['seconds']:.1f}s ({verdict['by']})")
+            else:
+                cells.append(f"missed ({verdict['games']} games)")
+        lines.append(f"| {mutant_id}: {row['description']} | {cells[0]} | {cells[1]} |")
+    for kind, (caught, total) in counts.items():
+        if total:
+            lines.append(f"\n{kind}: caught {caught} of {total} ({100 * caught / total:.0f}%)")
+    return "\n".join(lines)
 
 
 def _line(row: dict[str, object]) -> str:
