@@ -34,7 +34,8 @@ _TOML_NUMBER = re.compile(r"(?<![\w.\-])(-?\d+)(?![\w.])")
 _TOML_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 # TOML keys whose strings are names, labels or texts, never rule-language code.
 _TEXT_KEYS = {"name", "label", "message", "description", "deck", "title", "prompt", "type", "of", "owner", "visible",
-              "stage", "below_min", "above_max", "nodes", "symbols", "start", "version", "reason", "next"}
+              "stage", "below_min", "above_max", "nodes", "symbols", "start", "version", "reason", "next", "heuristic",
+              "groups"}
 _KEY_BEFORE = re.compile(r"([A-Za-z_][\w-]*)\s*=")
 _HOOK = re.compile(r"^(hook\s+\w+\s+(?:on|modify)\s+\w+\([^)]*\))(\s+when\s+.*?)?(\s*(?:=|\{))")
 
@@ -166,7 +167,7 @@ def _toml_mutants(file: str, text: str) -> list[Mutant]:
             section = stripped
             offset += len(line)
             continue
-        if section.startswith(("[display", "[report", "[invariants")) or stripped.startswith(("label", "name =", "message")):
+        if _is_check_or_look(section) or stripped.startswith(("label", "name =", "message")):
             offset += len(line)
             continue
         strings = [(m.start(1), m.end(1)) for m in _TOML_STRING.finditer(line)]
@@ -190,6 +191,12 @@ def _toml_mutants(file: str, text: str) -> list[Mutant]:
                                 operator=f"{key} removed", file=file, line=_line_of(text, offset)))
         offset += len(line)
     return found
+
+
+def _is_check_or_look(section: str) -> bool:
+    """Sections that state checks (invariants, properties) or looks (display, report), not rules of play."""
+    parts = section.strip("[]").split(".")
+    return any(part in ("display", "report", "invariants", "properties") for part in parts[:2])
 
 
 def _comment_start(line: str, strings: list[tuple[int, int]]) -> int:
