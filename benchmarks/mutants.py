@@ -99,6 +99,8 @@ def table(paths: list[Path], order: list[str]) -> str:
     rows: dict[str, dict[str, object]] = {}
     seconds: set[float] = set()
     for path in paths:
+        if not path.exists():
+            continue
         data = json.loads(path.read_text())
         seconds.add(data["seconds"])
         for row in data["results"]:
