@@ -29,7 +29,7 @@ from .resources import builtin_packs
 from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
 from .tomlfile import TomlDoc, decode_text, parse_toml, read_bytes
 
-MANIFEST_KEYS = {"name", "version", "players", "files", "extends", "description", "remove"}
+MANIFEST_KEYS = {"name", "version", "players", "files", "extends", "description", "remove", "expect_diff"}
 VARIANT_TABLES = ("replace", "update")
 MAX_CHAIN = 16
 MAX_EXTENDS_UP = 3

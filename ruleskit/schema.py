@@ -41,6 +41,8 @@ class Manifest:
     files: list[str] = attrs.Factory(list)
     extends: str | None = None
     description: str = ""
+    # Paths where this pack is meant to differ from the one it is tested against (`ruleskit test --against`).
+    expect_diff: list[str] = attrs.Factory(list)
 
 
 @attrs.define

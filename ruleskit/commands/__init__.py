@@ -6,7 +6,22 @@ handler takes the parsed arguments and returns the exit code.
 
 from types import ModuleType
 
-from . import check, compare, compile, diff, lsp, new, play, replay, schema, serve, simulate, test, tournament
+from . import (
+    check,
+    compare,
+    compile,
+    diff,
+    lsp,
+    mutate,
+    new,
+    play,
+    replay,
+    schema,
+    serve,
+    simulate,
+    test,
+    tournament,
+)
 
 COMMANDS: list[ModuleType] = [check, compile, replay, diff, test, play, serve, simulate, compare, tournament, new, schema,
-                              lsp]
+                              lsp, mutate]

@@ -58,6 +58,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     from ..testing.scenario_tests import add_arguments
 
     add_arguments(parser)
+    from . import against
+
+    against.add_options(parser)
     return run
 
 
@@ -92,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         print(failure.describe(), file=sys.stderr)
         return 1
+    from . import against
+
+    if against.wanted(args):
+        return against.run(args)
     if args.pack is None:
         raise PackError("name a pack to test (or give --log LOG)")
     if args.games is not None and args.games < 1:

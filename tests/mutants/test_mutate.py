@@ -1,0 +1,119 @@
+"""Mutation testing on a toy pack, and the Ophir mutant corpus as data."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from ruleskit.cli import main
+from ruleskit.game import load
+from ruleskit.mutation.edits import Edit, Mutant, apply_edits, load_corpus, mutant_copy
+from ruleskit.mutation.operators import generate
+from ruleskit.mutation.scoring import INVALID, KILLED, NO_DIFFERENCE, SURVIVED, score_mutants, try_mutant
+
+HERE = Path(__file__).resolve().parent
+BUY = HERE / "packs" / "buy_points"
+CORPUS = HERE / "ophir.toml"
+REPO = HERE.parent.parent
+
+
+def _find(mutants: list[Mutant], operator: str, line_text: str) -> Mutant:
+    found = [m for m in mutants if m.operator == operator and line_text in m.description]
+    assert len(found) == 1, [m.description for m in mutants]
+    return found[0]
+
+
+def test_operators_make_the_changes_authors_slip_into() -> None:
+    mutants = generate(load(BUY))
+    operators = {m.operator for m in mutants}
+    assert {"number +1", "number -1", "comparison flipped", "when removed", "cost removed"} <= operators
+    cost = _find(mutants, "number -1", "cost = { coins = 2 }")
+    assert cost.where == "game.toml:23"
+    assert all(m.file == "game.toml" for m in mutants)  # pack.toml and comments are never mutated
+
+
+def test_a_rule_no_check_pins_down_survives_until_a_check_states_it(tmp_path: Path) -> None:
+    pack = tmp_path / "buy_points"
+    shutil.copytree(BUY, pack)
+    game = load(pack)
+    cheaper = _find(generate(game), "number -1", "cost = { coins = 2 }")
+    outcome = try_mutant(game, cheaper, seconds=60, lockstep_seconds=30, games=6)
+    # The mutant changes the game (a buy leaves 4 coins, not 3) and the pack's one invariant does not notice.
+    assert outcome.status == SURVIVED
+    assert "players[0].coins: 4 != 3" in outcome.witness
+    # A check stating the rule (each point cost 2 of the 5 coins) kills it.
+    with open(pack / "checks.toml", "a", encoding="utf-8") as handle:
+        handle.write('\n[invariants.coins_paid]\ncheck = "all([p.coins + 2 * p.points == 5 for p in players])"\n'
+                     'message = "each point cost 2 of the 5 starting coins"\n')
+    game = load(pack)
+    cheaper = _find(generate(game), "number -1", "cost = { coins = 2 }")
+    outcome = try_mutant(game, cheaper, seconds=60, lockstep_seconds=30, games=6)
+    assert outcome.status == KILLED and outcome.verdict is not None
+    assert outcome.verdict.by == "invariant coins_paid"
+
+
+def test_equivalent_and_invalid_mutants_are_not_counted() -> None:
+    game = load(BUY)
+    mutants = generate(game)
+    # Coins go 5, 3, 1: buying at 3 or more instead of 2 or more changes nothing.
+    same = _find(mutants, "number +1", 'when = "me.coins >= 2"')
+    broken = Mutant("X1", "an unknown name", (Edit("game.toml", 'score = "p.points"', 'score = "p.pointz"'),))
+    report = score_mutants(game, [same, broken], seconds=10, lockstep_seconds=2, games=2)
+    assert [o.status for o in report.outcomes] == [NO_DIFFERENCE, INVALID]
+    assert report.score is None and "0 killed" in report.summary()
+
+
+def test_the_command_lists_survivors_with_file_and_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mutate", str(BUY), "--limit", "6", "--seed", "3", "--time", "5s", "--lockstep-time", "2s",
+                 "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "mutation score" in out and "mutants tried of 22" in out
+    for line in out.splitlines():
+        if line.startswith("a rule no check pins down"):
+            assert "game.toml:" in line
+    assert main(["mutate", str(BUY), "--list"]) == 0
+    assert "M0001 game.toml:3" in capsys.readouterr().out
+
+
+def test_edits_apply_once_or_fail(tmp_path: Path) -> None:
+    (tmp_path / "f.rk").write_text("a b a")
+    with pytest.raises(Exception, match="occurs 2 times"):
+        apply_edits(tmp_path, [Edit("f.rk", "a", "c")])
+    apply_edits(tmp_path, [Edit("f.rk", "a", "c", at=4)])
+    assert (tmp_path / "f.rk").read_text() == "a b c"
+
+
+def test_the_ophir_corpus_is_at_least_20_mutants_each_passing_check() -> None:
+    mutants = load_corpus(CORPUS)
+    assert len(mutants) >= 20
+    assert len({m.id for m in mutants}) == len(mutants)
+    ophir = load("ophir", backend="closures")
+    for mutant in mutants:
+        assert mutant.description and mutant.rule, mutant.id
+        copy = mutant_copy(ophir.source.root, mutant, name=f"ophir-{mutant.id}")
+        try:
+            game = load(copy, backend="closures")
+            assert game.name == f"ophir-{mutant.id}"
+            changed = [e.file for e in mutant.edits]
+            assert any((copy / f).read_text() != (ophir.source.root / f).read_text() for f in changed)
+        finally:
+            shutil.rmtree(copy.parent)
+
+
+@pytest.mark.skipif(not os.environ.get("RULESKIT_SLOW"), reason="the full corpus run takes long: RULESKIT_SLOW=1")
+def test_every_corpus_mutant_is_caught_by_a_lockstep_run() -> None:
+    from ruleskit.mutation.killing import differential
+
+    ophir = load("ophir")
+    for mutant in load_corpus(CORPUS):
+        copy = mutant_copy(ophir.source.root, mutant)
+        started = time.monotonic()
+        try:
+            verdict = differential(copy, ophir, 120)
+        finally:
+            shutil.rmtree(copy.parent)
+        assert verdict.killed, (mutant.id, time.monotonic() - started)
