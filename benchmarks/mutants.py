@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
           f"budget {args.seconds:g} CPU seconds each", flush=True)
     results = []
     for mutant in mutants:
-        copy = mutant_copy(root, mutant, name=f"{original.name}-{mutant.id}")
+        copy = mutant_copy(root, mutant)
         row: dict[str, object] = {"id": mutant.id, "description": mutant.description, "rule": mutant.rule}
         try:
             load(copy)

@@ -68,16 +68,17 @@ _EXTENDS_LINE = re.compile(r'^extends\s*=\s*"([^"\n]*)"', re.MULTILINE)
 def mutant_copy(pack_root: Path, mutant: Mutant, where: Path | None = None, name: str | None = None) -> Path:
     """A copy of the pack folder with the mutant applied, in a new temporary folder (or `where`).
 
-    The copy is renamed (`name`, default PACK-mutant) so that reports tell it
-    from the original; a relative `extends` is made absolute so the copy finds its base.
+    The copy keeps the pack's name unless `name` is given: a mutant is a buggy version of the same
+    pack, so the pack's own scenario tests (which name their pack) still apply to it. A relative
+    `extends` is made absolute so the copy finds its base.
     """
     target = Path(tempfile.mkdtemp(prefix="ruleskit-mutant-")) if where is None else where
     copy = target / pack_root.name
     shutil.copytree(pack_root, copy, ignore=shutil.ignore_patterns("__pycache__", "*.jsonl"))
     manifest = copy / "pack.toml"
     text = manifest.read_text(encoding="utf-8")
-    original = read_toml(manifest, str(manifest)).data.get("name", "pack")
-    text = _NAME_LINE.sub(f'name = "{name or str(original) + "-mutant"}"', text, count=1)
+    if name is not None:
+        text = _NAME_LINE.sub(f'name = "{name}"', text, count=1)
     extends = _EXTENDS_LINE.search(text)
     if extends and ("/" in extends.group(1) or extends.group(1).startswith(".")):
         base = (pack_root / extends.group(1)).resolve()

@@ -22,6 +22,7 @@ import attrs
 
 from ..errors import RulesError
 from ..game import Game, load
+from ..packs import structure_defs
 
 
 @attrs.define
@@ -59,9 +60,9 @@ EXTRA_CHECKS: list[tuple[str, Callable[[Path, Game], str | None]]] = [("scenario
 def describe_checks(game: Game) -> list[str]:
     """The checks a pack carries, as the verdicts' reports list them."""
     found = [f"{len(game.invariants)} invariants"]
-    properties = sum(len(getattr(game, name, None) or []) for name in ("checks", "decision_checks", "end_checks"))
+    properties = len(structure_defs(game.source)["properties"])
     if properties:
-        found.append(f"{properties} properties (ensure and [properties])")
+        found.append(f"{properties} [properties] and every ensure")
     tests = game.source.root / "tests"
     scenario_files = sorted(tests.glob("*.toml")) if tests.is_dir() else []
     if scenario_files and importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.testing.scenario_tests"):

@@ -115,7 +115,7 @@ def try_mutant(game: Game, mutant: Mutant, *, seconds: float, lockstep_seconds: 
     """Sort one mutant: invalid, no difference seen, killed or survived (`games` bounds the random games too)."""
     started = time.process_time()
     try:
-        copy = mutant_copy(game.source.root, mutant, name=f"{game.name}-{mutant.id.lower()}")
+        copy = mutant_copy(game.source.root, mutant)
     except RulesError as exc:
         return Outcome(mutant, INVALID, str(exc))
     try:

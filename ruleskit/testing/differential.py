@@ -296,9 +296,7 @@ class LockstepRun:
             raise Diverged(self._divergence(when, found))
 
     def _divergence(self, when: str, found: list[Difference]) -> Divergence:
-        names = (self.game.name, self.other.name)
-        if names[0] == names[1] and self.game.backend != self.other.backend:
-            names = (self.game.backend, self.other.backend)
+        names = side_names(self.game, self.other, short=True)
         return Divergence(*names, self.players, self.seed, list(self.steps), when,
                           found, self.state, self.other_state)
 
@@ -319,6 +317,18 @@ def _apply(state: State, action_id: str, player: int) -> str | None:
 
 def _error_text(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
+
+
+def side_names(game: Game, other: Game, short: bool = False) -> tuple[str, str]:
+    """How reports tell the two sides apart: by pack name, else by backend, else by folder
+    (a mutant copy keeps its pack's name, so that the pack's own tests still apply to it)."""
+    if game.name != other.name:
+        return game.name, other.name
+    if game.backend != other.backend:
+        if short:
+            return game.backend, other.backend
+        return f"{game.name} ({game.backend})", f"{other.name} ({other.backend})"
+    return f"{game.name} at {game.source.root}", f"{other.name} at {other.source.root}"
 
 
 # ---------------------------------------------------------------- many games, shrunk
@@ -413,9 +423,7 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
                 raise PackError(f"{g.name} is for {g.min_players}-{g.max_players} players, not {count}")
     patterns = list(expect) + declared_differences(game) + declared_differences(versus)
     expectations = Expectations(patterns)
-    names = (game.name, versus.name)
-    if game.name == versus.name and game.backend != versus.backend:
-        names = (f"{game.name} ({game.backend})", f"{versus.name} ({versus.backend})")
+    names = side_names(game, versus)
     report = DiffReport(*names, expected=expectations.patterns)
     started = clock()
     deadline = started + seconds if seconds is not None else None
