@@ -140,11 +140,13 @@ class Compiler(EnsureCompiler):
         if definition.result is None:
             self.rule_types[definition.name] = inferred
             return
-        if definition.result != ANY and definition.result not in ("int", "bool", "str", "player") \
-                and not definition.result.startswith("list") and definition.result not in self.model.kinds:
-            raise LanguageError(f"rule '{definition.name}' declares unknown result type '{definition.result}'",
+        written = definition.result
+        inner = written[5:-1] if written.startswith("list[") and written.endswith("]") else written
+        plain = ("int", "bool", "str", "player") + (("list",) if inner == written else ())
+        if inner != ANY and inner not in plain and inner not in self.model.kinds:
+            raise LanguageError(f"rule '{definition.name}' declares unknown result type '{written}'",
                                 file=definition.origin.file, line=definition.line,
-                                hint=did_you_mean(definition.result, ["int", "bool", "str", "player"]
+                                hint=did_you_mean(inner, ["int", "bool", "str", "player"]
                                                   + list(self.model.kinds)))
         declared = type_of(definition.result)
         if not types_agree(declared, inferred):

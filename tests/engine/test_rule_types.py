@@ -76,12 +76,16 @@ def test_a_declared_result_type_is_used_and_checked(tmp_path: Path, backend: str
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_an_unknown_declared_type_is_an_error_with_a_hint(tmp_path: Path, backend: str) -> None:
-    root = write_pack(tmp_path, rules="rule double(x): plaer = x * 2\n")
+@pytest.mark.parametrize("written, inner", [("plaer", "plaer"), ("list[plaer]", "plaer"), ("list[list]", "list")])
+def test_an_unknown_declared_type_is_an_error_with_a_hint(tmp_path: Path, backend: str, written: str,
+                                                          inner: str) -> None:
+    root = write_pack(tmp_path, rules=f"rule double(x): {written} = x * 2\n")
     with pytest.raises(PackError) as caught:
         ruleskit.load(root, backend=backend)
-    assert "unknown result type 'plaer'" in str(caught.value)
-    assert "player" in (caught.value.hint or "")
+    assert f"unknown result type '{written}'" in str(caught.value)
+    assert caught.value.line == 1
+    if inner == "plaer":
+        assert "player" in (caught.value.hint or "")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
