@@ -22,7 +22,7 @@ from rich.columns import Columns
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from .bots import Bot, derive_seed, make_bot
+from .bots import Bot, derive_seed, make_bot, out_of_turn_choice
 from .display import Display
 from .errors import IllegalAction, PackError
 from .game import Game
@@ -48,6 +48,7 @@ Type the number of an action to take it (or its id). Commands:
   undo        take back your last decision (not past dice, shuffles or revealed cards)
   save FILE   save the game; continue it later with: ruleskit play --load FILE
   show        show the table again
+  as N        act out of turn as player N: the actions they may take at any time
   log         what happened so far in this session, in full
   help        this text
   quit        leave the game (it is saved to the log file if you gave --log)"""
@@ -107,7 +108,17 @@ class PlaySession:
             else:
                 for line in setup:
                     self.console.print(line)
+        in_a_row = 0  # out-of-turn actions by bots since the last decision
+        seated = [self.bots.get(p) for p in range(self.state.players)]
         while not self.state.is_terminal:
+            extra = out_of_turn_choice(self.state, seated, in_a_row)
+            if extra is not None:  # a bot acts out of turn (an `anytime` action), then the decider goes on
+                in_a_row += 1
+                before = self.state.clone()
+                self.state.apply(extra, player=extra.player)
+                self.tell(extra.player, self.seats[extra.player], extra.label, False, before)
+                continue
+            in_a_row = 0
             player = self.state.players_to_decide()[0]
             if player in self.bots:
                 self.bot_turn(player)
@@ -183,11 +194,44 @@ class PlaySession:
                     return True
             elif command == "save":
                 self.save(rest.strip())
+            elif command == "as":
+                self.out_of_turn(rest.strip(), player)
             else:
                 action = self.pick(line, player)
                 if action is not None:
                     self.take(action, player)
                     return True
+
+    def out_of_turn(self, text: str, decider: int) -> None:
+        """A human who is not to decide takes one of their `anytime` actions; then the decider goes on."""
+        humans = [p + 1 for p in self.humans if p != decider]
+        if not text.isdigit() or int(text) - 1 not in self.humans or int(text) - 1 == decider:
+            others = ", ".join(str(n) for n in humans) or "none"
+            self.console.print(plain(f"Act out of turn as another human player: as N (N: {others})."))
+            return
+        player = int(text) - 1
+        actions = self.state.out_of_turn_actions(player)
+        if not actions:
+            self.console.print(plain(f"{self.display.player_name(player)} has nothing to do out of turn now."))
+            return
+        if not self.hand_over(player):
+            return
+        self.console.print(self.render(player))
+        self.console.print(plain(f"{self.display.player_name(player)}, out of turn (Enter to go back):", style="bold"))
+        for number, action in enumerate(actions, start=1):
+            self.console.print(Text("  ") + plain(f"{number:>2}. {action.label}"))
+        try:
+            line = self.ask(f"{self.display.player_name(player)}> ").strip()
+        except EOFError:
+            line = ""
+        chosen = next((a for n, a in enumerate(actions, start=1) if line in (str(n), a.id)), None) if line else None
+        if chosen is not None:
+            before = self.state.clone()
+            self.state.apply(chosen, player=player)
+            self.undo_stack.append(Snapshot(player, before, len(before.history)))
+            self.tell(player, "", chosen.label, False, before)
+        if self.hand_over(decider):
+            self.show(decider)
 
     def hand_over(self, player: int) -> bool:
         if self.at_screen == player:

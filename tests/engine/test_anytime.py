@@ -7,15 +7,18 @@ all-pay auction.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 from engine_support import PACKS
+from rich.console import Console
 
 import ruleskit
 from ruleskit import IllegalAction, State
 from ruleskit.errors import PackError
+from ruleskit.play import PlaySession
 from ruleskit.simulate import play_game
 from ruleskit.testing import invariants
 from ruleskit.testing.runner import check_log
@@ -180,3 +183,39 @@ def test_anytime_actions_alone_make_no_decision_point(tmp_path: Path) -> None:
     state.apply("go")
     # From turn 3 on only `poke` could be taken: the turns pass by themselves and the game ends.
     assert state.is_terminal and state.result["reason"] == "late" and state.result["scores"] == [0, 1]
+
+
+def _session(market: ruleskit.Game, seats: list[str], answers: list[str]) -> tuple[PlaySession, io.StringIO]:
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=100, height=30)
+    replies = iter(answers)
+    # The hand-over screens ask for Enter (an empty prompt); every other prompt takes the next answer.
+    session = PlaySession(market, market.new_game(players=len(seats), seed=0), seats, console,
+                          ask=lambda prompt: "" if prompt == "" else next(replies))
+    return session, buffer
+
+
+def test_a_human_at_the_terminal_acts_out_of_turn_with_as(market: ruleskit.Game) -> None:
+    # Player 1 works (2 coins); at player 2's decision, player 1 tips them out of turn, then player 2 works.
+    session, buffer = _session(market, ["human", "human"], ["work", "as 1", "1", "work", "quit"])
+    session.run()
+    assert coins(session.state) == [1, 3]
+    assert [(e["player"], e["action"]) for e in session.state.history if "action" in e][:3] == [
+        (0, "work"), (0, "tip"), (1, "work")]
+    text = buffer.getvalue()
+    assert "Tip the worker" in text and "out of turn" in text
+
+
+def test_as_names_another_human_seat(market: ruleskit.Game) -> None:
+    session, buffer = _session(market, ["human", "random"], ["as 2", "as 1", "quit"])
+    session.run()
+    assert buffer.getvalue().count("Act out of turn as another human player") == 2
+    assert len(session.state.history) == 1  # nothing was taken
+
+
+def test_bots_at_the_table_act_out_of_turn(market: ruleskit.Game) -> None:
+    session, _ = _session(market, ["random", "random", "random"], [])
+    assert session.run() == 0 and session.state.is_terminal
+    taken = [(e["player"], e["action"]) for e in session.state.history if "action" in e]
+    turns = [i for i, (player, action) in enumerate(taken) if action in ("trade", "tip")]
+    assert turns, "no bot acted out of turn in a whole game"
