@@ -70,7 +70,8 @@ def run_games_ray(game: Game, chunks: list[list[int]], players: int, bots: list[
 def _check_count(ref: str, count: int, share: list[tuple[int, int]], options: dict[str, Any]) -> tuple[Any, Any, Any]:
     from .testing.runner import check_count
 
-    part, failure = check_count(_game(ref), count, share, **options)
+    # Property tests check every `ensure` and [properties], as the local run does.
+    part, failure = check_count(_game(ref).with_property_checks(), count, share, **options)
     saved = None
     if failure is not None and failure.state is not None:
         # A state holds its compiled game: send it as JSON, rebuilt against the driver's game.
