@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from ..testing.runner import Report
 
 NAME = "test"
-HELP = ("Property-test a pack: play random legal games (hypothesis), check engine and pack invariants "
-        "after every decision, shrink a failure to the shortest game and write it as a replay log.")
+HELP = ("Test a pack: run its scenario tests (PACK/tests), then play random legal games checking the engine's "
+        "and the pack's invariants and properties after every decision; a failure is written at once as a "
+        "replay log, then shrunk. --against OTHER plays two packs in lockstep.")
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
