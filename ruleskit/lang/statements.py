@@ -318,16 +318,8 @@ class StatementCompiler(ExpressionCompiler):
         def run(ctx: Ctx) -> None:
             what = what_fn(ctx)
             src, dst = source(ctx), dest(ctx)
-            if count_fn is not None:
-                count = number_value(count_fn(ctx), where)
-                if count == 0:
-                    return
-                zone_ops.remove(ctx, src, what, count, where)
-                zone_ops.add(ctx, dst, what, count, top, where)
-                return
-            for item in what if isinstance(what, list) else [what]:
-                zone_ops.remove(ctx, src, item, 1, where)
-                zone_ops.add(ctx, dst, item, 1, top, where)
+            count = number_value(count_fn(ctx), where) if count_fn is not None else None
+            zone_ops.move(ctx, src, dst, what, count, top, where)
 
         return run
 

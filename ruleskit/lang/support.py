@@ -288,16 +288,7 @@ def move_items(ctx: Ctx, what: Any, src: Any, dst: Any, count: Any, counted: boo
     """`move [count of] what from src to dst`: `count` is read only when `counted`."""
     model = ctx.model
     src, dst = zone_value(model, src, where), zone_value(model, dst, where)
-    if counted:
-        number = need_int(count, where)
-        if number == 0:
-            return
-        zone_ops.remove(ctx, src, what, number, where)
-        zone_ops.add(ctx, dst, what, number, top, where)
-        return
-    for item in what if isinstance(what, list) else [what]:
-        zone_ops.remove(ctx, src, item, 1, where)
-        zone_ops.add(ctx, dst, item, 1, top, where)
+    zone_ops.move(ctx, src, dst, what, need_int(count, where) if counted else None, top, where)
 
 
 def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) -> None:

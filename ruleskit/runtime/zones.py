@@ -124,6 +124,19 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
         raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
 
 
+def move(ctx: Ctx, src: ZoneRef, dst: ZoneRef, what: Any, count: int | None, top: bool, where: str) -> None:
+    """`move [count of] what from src to dst`: `count` of one kind of token, else each item of `what`."""
+    if count is not None:
+        if count == 0:
+            return
+        remove(ctx, src, what, count, where)
+        add(ctx, dst, what, count, top, where)
+        return
+    for item in what if isinstance(what, list) else [what]:
+        remove(ctx, src, item, 1, where)
+        add(ctx, dst, item, 1, top, where)
+
+
 def _label(ctx: Ctx, ref: ZoneRef) -> str:
     zone = ctx.model.zones[ref.name]
     name = zone.label or ref.name
