@@ -375,13 +375,15 @@ def _nodes_of_first(types: list[str]) -> str:
 
 def uses(ctx: Ctx, where: str, action: Any, scope: Any = "turn") -> int:
     """How often an action was taken this turn, this visit of the stage, or in the game by `me` (for
-    properties of limits: the engine counts every action, limited or not)."""
+    properties of limits: the engine counts every action, limited or not); an `anytime` action's uses
+    this turn or visit are `me`'s own."""
     usage = ctx.data["flow"]["usage"]
     if scope == "game":
         return int(usage["game"].get(f"{action}@{ctx.me}", 0))
     if scope not in ("turn", "visit"):
         raise ProgramError(f"uses() counts per \"turn\", \"visit\" or \"game\", not {scope!r} in {where}")
-    return int(usage[scope].get(action, 0))
+    # The engine counts an `anytime` action per player (runtime.engine.usage_key), any other per turn or visit.
+    return int(usage[scope].get(action, 0) + usage[scope].get(f"{action}@{ctx.me}", 0))
 
 
 BUILTINS: dict[str, Builtin] = {

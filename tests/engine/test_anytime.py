@@ -219,3 +219,16 @@ def test_bots_at_the_table_act_out_of_turn(market: ruleskit.Game) -> None:
     taken = [(e["player"], e["action"]) for e in session.state.history if "action" in e]
     turns = [i for i, (player, action) in enumerate(taken) if action in ("trade", "tip")]
     assert turns, "no bot acted out of turn in a whole game"
+
+
+def test_uses_counts_a_players_own_anytime_actions(market: ruleskit.Game) -> None:
+    from ruleskit.lang.builtins import uses
+    from ruleskit.runtime.context import Ctx
+
+    state = market.new_game(players=2, seed=0)
+    state.apply("work")                     # Player 1 earns 2 coins; Player 2 is to decide
+    state.apply("tip", player=0)            # Player 1 tips out of turn
+    tipper, worker = (Ctx(market.program, state.raw, p) for p in (0, 1))
+    assert uses(tipper, "test", "tip", "turn") == 1
+    assert uses(worker, "test", "tip", "turn") == 0
+    assert uses(tipper, "test", "tip", "game") == 1
