@@ -30,7 +30,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..model import ZoneRef
-from ..runtime.context import MAX_DEPTH
+from ..runtime.context import FRAME_LOCAL, MAX_DEPTH
 from . import builtins, support
 from .compiler import Compiler
 from .definitions import Definition
@@ -133,6 +133,8 @@ class GeneratingCompiler(Compiler):
         self._fallbacks = 0  # closures of the closure backend used so far (they read locals from ctx.env)
         self._generating = 0  # > 0 while a function is being generated
         self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
+        # The module names by which generated code calls each rule directly: {rule name: "R_name"}.
+        self._callees: dict[str, str] = {}
 
     # ------------------------------------------------------------- the generated module
 
@@ -252,39 +254,70 @@ class GeneratingCompiler(Compiler):
         self._modifiers[definition.name] = []
 
     def _frame(self, definition: Definition, what: str, names: list[str], body: list[ast.stmt],
-               catch_return: bool, local: bool = False, keep_env: bool = False) -> list[ast.stmt]:
-        """Enter the definition (nesting limit), bind its parameters, run `body`, and always leave.
+               catch_return: bool, local: bool = False, keep_env: bool = False,
+               result: ast.expr | None = None) -> tuple[list[ast.stmt], tuple[str, ...]]:
+        """Enter the definition (a step, the nesting limit), bind its parameters, run `body`, leave.
 
-        With `local`, the parameters become Python locals and ctx.env is left alone (saved and
-        restored only when `keep_env`: a rule's modifiers read theirs from it).
+        Returns the statements and the function's parameters after `ctx`: the definition's own
+        parameters as Python locals with `local`, else positional values bound in a fresh ctx.env
+        (saved and restored; with `keep_env` too: a rule's modifiers read theirs from it). Leaving
+        takes one from `ctx.depth` on the way out only: an error passing through leaves it to the
+        entry point or snippet that restores it (`support.entry_point`, `_restoring_depth`).
         """
         where = f"{what} {definition.name} ({definition.location})"
         handlers = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])] if catch_return else []
         depth = _attr(_name(CTX), "depth")
-        frames = _attr(_name(CTX), "frames")
         too_deep = ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)])
+        params = tuple(f"L_{n}" for n in names) if local else tuple(f"A_{i}" for i in range(len(names)))
         enter: list[ast.stmt] = [
             *self._tick_at(where),  # every call is a step
+            ast.Assign([ast.Name(FRAME_LOCAL, ast.Store())], _const(where)),  # begun: errors name it from here
             ast.AugAssign(_store(depth), ast.Add(), _const(1)),
-            ast.Expr(_call(_attr(frames, "append"), _const(where))),
             ast.If(too_deep, [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], []),
         ]
-        leave: list[ast.stmt] = [ast.AugAssign(_store(depth), ast.Sub(), _const(1)),
-                                 ast.Expr(_call(_attr(frames, "pop")))]
-        if local:
-            if names:
-                targets = ast.Tuple([ast.Name(f"L_{n}", ast.Store()) for n in names], ast.Store())
-                enter.append(ast.Assign([targets], _name("args")))
-        else:
-            bind = ast.Dict(list[ast.expr | None]([_const(n) for n in names]),
-                            [_sub(_name("args"), _const(i)) for i in range(len(names))])
+        restore_env = not local or keep_env
+        if restore_env:
+            enter.append(ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")))
+        if not local:
+            bind = ast.Dict(list[ast.expr | None]([_const(n) for n in names]), [_name(p) for p in params])
             enter.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], bind))
-        if not local or keep_env:
-            enter.insert(len(enter) - (1 if not local else 0),
-                         ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")))
-            leave.insert(0, ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved")))
         enter.append(ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")))
-        return [*enter, ast.Try(body, handlers, [], leave)]
+        run: list[ast.stmt] = body
+        if restore_env:
+            run = [ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved"))])]
+        elif handlers:
+            run = [ast.Try(body, handlers, [], [])]
+        leave: list[ast.stmt] = [ast.AugAssign(_store(depth), ast.Sub(), _const(1))]
+        if result is not None:
+            leave.append(ast.Return(result))
+        return [*enter, *run, *leave], params
+
+    def _callee(self, name: str) -> str:
+        """The module name by which generated code calls rule `name` (bound once the rule is generated)."""
+        known = self._callees.get(name)
+        if known is None:
+            base = f"R_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
+            known, n = base, 1
+            while known in self._callees.values():
+                n += 1
+                known = f"{base}_{n}"
+            self._callees[name] = known
+        return known
+
+    def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
+        self._call(f"rule:{name}")
+        return _call(self._callee(name), _name(CTX), *args)
+
+    def _calls_directly(self, code: list[ast.stmt]) -> bool:
+        callees = set(self._callees.values())
+        return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
+
+    @staticmethod
+    def _restoring_depth(body: list[ast.stmt]) -> list[ast.stmt]:
+        """`body`, with `ctx.depth` put back however it ends: the snippet calls rules directly."""
+        saved = ast.Assign([ast.Name("depth", ast.Store())], _attr(_name(CTX), "depth"))
+        restore = ast.Assign([_store(_attr(_name(CTX), "depth"))], _name("depth"))
+        return [saved, ast.Try(body, [], [], [restore])]
 
     def _tick_at(self, where: str) -> list[ast.stmt]:
         """`ctx.tick(where)` inline: one step of the budget, and the same error when it runs out."""
@@ -296,17 +329,20 @@ class GeneratingCompiler(Compiler):
     def _rule_function(self, definition: Definition, body: ast.expr, local: bool) -> Any:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         names = [p for p, _ in definition.params]
+        modifiers = self._modifiers[definition.name]
+        params = tuple(f"L_{n}" for n in names) if local else tuple(f"A_{i}" for i in range(len(names)))
         statements: list[ast.stmt] = [ast.Assign([ast.Name("value", ast.Store())], body)]
-        for mod_names, when, expr in self._modifiers[definition.name]:
+        for mod_names, when, expr in modifiers:
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
-                              [_sub(_name("args"), _const(i)) for i in range(len(mod_names))] + [_name("value")])
+                              [_name(p) for p in params] + [_name("value")])
             statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
             change: ast.stmt = ast.Assign([ast.Name("value", ast.Store())], expr)
             statements.append(ast.If(when, [change], []) if when is not None else change)
-        statements.append(ast.Return(_name("value")))
-        frame = self._frame(definition, "rule", names, statements, False, local,
-                            keep_env=bool(self._modifiers[definition.name]))
-        return self.function(frame, (CTX, "args"), False)
+        frame, params = self._frame(definition, "rule", names, statements, False, local, keep_env=bool(modifiers),
+                                    result=_name("value"))
+        function = self.function(frame, (CTX, *params), False)
+        self.namespace[self._callee(definition.name)] = function
+        return support.entry_point(function)
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
@@ -314,8 +350,8 @@ class GeneratingCompiler(Compiler):
         body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
-        self.program.procs[definition.name] = self.function(
-            self._frame(definition, "proc", names, body, True, local), (CTX, "args"), False)
+        frame, params = self._frame(definition, "proc", names, body, True, local)
+        self.program.procs[definition.name] = support.entry_point(self.function(frame, (CTX, *params), False))
 
     def _compile_hook(self, definition: Definition) -> None:
         if definition.kind == "modify" and definition.target in self._modifiers:
@@ -352,18 +388,20 @@ class GeneratingCompiler(Compiler):
         if when is not None:
             body = [ast.If(when, body or [ast.Pass()], [])]
         names = [p for p, _ in definition.params]
-        hook = self.function(self._frame(definition, "hook", names, body, True, local), (CTX, "args"), False)
+        frame, params = self._frame(definition, "hook", names, body, True, local)
+        hook = support.entry_point(self.function(frame, (CTX, *params), False))
         self.program.hooks.setdefault(definition.target, []).append(hook)
 
     # ------------------------------------------------------------- entry points used by the closure compiler
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
         (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
-        return self.function([ast.Return(value)]), value_type
+        code: list[ast.stmt] = [ast.Return(value)]
+        return self.function(self._restoring_depth(code) if self._calls_directly(code) else code), value_type
 
     def compile_block(self, node: Tree, scope: Scope) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
-        return self.function(body)
+        return self.function(self._restoring_depth(body) if self._calls_directly(body) else body)
 
     # ------------------------------------------------------------- expressions
 
@@ -413,8 +451,7 @@ class GeneratingCompiler(Compiler):
         if name in model.zones and model.zones[name].owner == "game":
             return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
         if name in self.rule_defs and not self.rule_defs[name].params:
-            self._call(f"rule:{name}")
-            return _call(_sub(_name("RULES"), name), _name(CTX), ast.List([], ast.Load())), self.rule_type(name)
+            return self._call_rule(name, []), self.rule_type(name)
         if name in model.item_kind:
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
@@ -555,8 +592,7 @@ class GeneratingCompiler(Compiler):
                 or not spec.min_args <= len(arg_nodes) <= spec.max_args:
             if name in self.rule_defs and len(arg_nodes) == len(self.rule_defs[name].params):
                 args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
-                self._call(f"rule:{name}")
-                return _call(_sub(_name("RULES"), name), _name(CTX), ast.List(args, ast.Load())), self.rule_type(name)
+                return self._call_rule(name, args), self.rule_type(name)
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
         result_type = spec.result([t for _, t in compiled])
@@ -984,7 +1020,7 @@ class GeneratingCompiler(Compiler):
         for part in parts[1:-1]:
             base_node = Tree("field", [base_node, part])
         base, _ = self.gen_expr(base_node, scope)
-        if any(isinstance(n, ast.Name) and n.id == "RULES" for n in ast.walk(base)):
+        if self._calls_directly([ast.Expr(base)]):
             return None  # a rule call steps the budget: the closure reads the owner twice, so must we
         model = self.model
         field = str(parts[-1])

@@ -376,6 +376,24 @@ def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
     return list(as_list(ctx.model, ctx.data, source, where))
 
 
+def entry_point(definition: Callable[..., Any]) -> Callable[[Ctx, list[Any]], Any]:
+    """A generated rule, procedure or hook as the rest of the engine calls it: `(ctx, args)`.
+
+    Generated definitions call each other directly with positional arguments and count their
+    nesting in `ctx.depth` without restoring it when an error passes through them; an entry point
+    restores it, so code that catches the error (the engine, a hook catching `return`) goes on at
+    the right depth.
+    """
+    def call(ctx: Ctx, args: list[Any]) -> Any:
+        depth = ctx.depth
+        try:
+            return definition(ctx, *args)
+        finally:
+            ctx.depth = depth
+
+    return call
+
+
 def over_budget(ctx: Ctx, where: str) -> None:
     ctx.steps -= 1
     ctx.tick(where)

@@ -7,6 +7,7 @@ answer), the chance outcomes drawn so far, and the step budget.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 
 STEP_BUDGET = 200_000
 MAX_DEPTH = 48
+# The local that a generated rule, procedure or hook sets to where it is written once it has begun:
+# error messages name the running definitions by finding it in the Python frames (see `running`).
+FRAME_LOCAL = "FRAME"
 
 
 def nothing(ctx: Ctx) -> None:
@@ -154,10 +158,28 @@ class Ctx:
 
     def _callers(self) -> str:
         """Where the innermost definition was called from, so a budget error names the hook behind it."""
-        callers = self.frames[:-1]
+        callers = (self.frames or running(self))[:-1]
         if not callers:
             return ""
         return ", called from " + ", called from ".join(reversed(callers[-4:]))
+
+
+def running(ctx: Ctx) -> list[str]:
+    """The generated definitions running on `ctx` that have begun, outermost first.
+
+    Generated code keeps no list of frames (pushing and popping one on every call cost more than
+    the calls' work): a budget or nesting error, raised once, finds them in the Python stack.
+    """
+    found: list[str] = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        if FRAME_LOCAL in frame.f_code.co_varnames:
+            names = frame.f_locals
+            if names.get("ctx") is ctx and FRAME_LOCAL in names:
+                found.append(names[FRAME_LOCAL])
+        frame = frame.f_back  # type: ignore[assignment]
+    found.reverse()
+    return found
 
 
 def fork(base: dict[str, Any]) -> dict[str, Any]:
