@@ -78,6 +78,18 @@ def _store(target: ast.expr) -> ast.Name | ast.Attribute | ast.Subscript:
     return ast.Name(target.id, ast.Store())
 
 
+def _int(node: ast.expr) -> ast.expr:
+    """Mark `node` as code that gives an int whenever it gives a value (see `_is_int`)."""
+    node.sure_int = True  # type: ignore[attr-defined]
+    return node
+
+
+def _bool(node: ast.expr) -> ast.expr:
+    """Mark `node` as code that gives True or False whenever it gives a value."""
+    node.sure_bool = True  # type: ignore[attr-defined]
+    return node
+
+
 def _locate(tree: ast.AST) -> None:
     """Give every node the location `compile()` needs (the code has no source lines of its own)."""
     stack = [tree]
@@ -135,6 +147,9 @@ class GeneratingCompiler(Compiler):
         self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
         # The module names by which generated code calls each rule directly: {rule name: "R_name"}.
         self._callees: dict[str, str] = {}
+        # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
+        # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
+        self._sure: set[str] = set()
 
     # ------------------------------------------------------------- the generated module
 
@@ -245,13 +260,44 @@ class GeneratingCompiler(Compiler):
         return program
 
     def _compile_rule(self, definition: Definition) -> None:
+        """A rule's body; when the body does arithmetic or comparisons on its parameters, two bodies:
+        one for when those parameters are ints (tested once on entry), without a type test per
+        operation, and the general one for any other call."""
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        (body, result_type), local = self.generate(lambda: self.gen_expr(definition.body, scope), [])
+        numeric = self._numeric_params(definition)
+
+        def bodies() -> tuple[tuple[ast.expr, str], ast.expr | None]:
+            general = self.gen_expr(definition.body, scope)
+            if not numeric or self._env_names is None:
+                return general, None
+            self._sure = {f"L_{n}" for n in numeric}
+            try:
+                fast, _ = self.gen_expr(definition.body, scope)
+            finally:
+                self._sure = set()
+            return general, fast
+
+        ((body, result_type), fast), local = self.generate(bodies, [])
+        if fast is not None and local:
+            tests = [ast.Compare(_call("type", _name(f"L_{n}")), [ast.Is()], [_name("int")]) for n in numeric]
+            body = ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast, body)
         self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body, local))
         self._modifiers[definition.name] = []
+
+    @staticmethod
+    def _numeric_params(definition: Definition) -> list[str]:
+        """The parameters of a rule that its body adds, multiplies, negates or compares by order."""
+        params = {p for p, _ in definition.params}
+        found: set[str] = set()
+        for node in definition.body.iter_subtrees():
+            if node.data in ("binop", "compare", "neg"):
+                for child in node.children:
+                    if isinstance(child, Tree) and child.data == "name" and str(child.children[0]) in params:
+                        found.add(str(child.children[0]))
+        return sorted(found)
 
     def _frame(self, definition: Definition, what: str, names: list[str], body: list[ast.stmt],
                catch_return: bool, local: bool = False, keep_env: bool = False,
@@ -638,9 +684,9 @@ class GeneratingCompiler(Compiler):
         data = _name(DATA)
         if zone is not None and zone.type in ("stack", "row"):
             if name == "count" and len(values) == 1:
-                return _call("zone_count", data, values[0])
+                return _int(_call("zone_count", data, values[0]))
             if name == "count" and len(values) == 2:
-                return _call("zone_amount", _name(CTX), values[0], values[1], where)
+                return _int(_call("zone_amount", _name(CTX), values[0], values[1], where))
             if name == "items" and zone.type == "stack":
                 return _call("zone_list", data, values[0])
             if name == "first" and zone.type == "stack":
@@ -648,10 +694,11 @@ class GeneratingCompiler(Compiler):
             if name == "free" and zone.size is None:
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
-                    return _call("zone_free", data, values[0], _const(capacity))
+                    return _int(_call("zone_free", data, values[0], _const(capacity)))
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
-                return _call(f"list_{name}", _name(CTX), values[0], where)
+                made = _call(f"list_{name}", _name(CTX), values[0], where)
+                return _int(made) if name == "count" else made
             # Most often a list (a rule's result, say): read at once; anything else goes the long way.
             impl = self.constant(builtins.BUILTINS[name].fn, name)
             return _call(f"maybe_list_{name}", impl, _name(CTX), values[0], where)
@@ -680,8 +727,13 @@ class GeneratingCompiler(Compiler):
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = element_type(source_type)
-        body, body_type = self.gen_expr(body_node, inner)
-        conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
+        sure = self._sure
+        self._sure = sure - {f"L_{var}"}  # the comprehension's variable hides a parameter of that name
+        try:
+            body, body_type = self.gen_expr(body_node, inner)
+            conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
+        finally:
+            self._sure = sure
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
             items = _call("ticked", _name(CTX), source, _const(self.where(node)))
@@ -694,7 +746,11 @@ class GeneratingCompiler(Compiler):
     def g_neg(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         operand, operand_type = self.gen_expr(node.children[0], scope)
         self._expect_int(operand_type, node.children[0], "-")
-        return _call("negate", operand, _const(self.where(node))), "int"
+        if isinstance(operand, ast.Constant) and type(operand.value) is int:
+            return _const(-operand.value), "int"  # a negative number written in the pack
+        if self._is_int(operand):
+            return _int(ast.UnaryOp(ast.USub(), operand)), "int"
+        return _int(_call("negate", operand, _const(self.where(node)))), "int"
 
     def g_binop(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, left_type = self.gen_expr(node.children[0], scope)
@@ -709,11 +765,21 @@ class GeneratingCompiler(Compiler):
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
             fast = self._on_numbers(left, right, ast.Add(), "add", where, checked=True)
+            if self._is_int(left) and self._is_int(right):
+                _int(fast)
             return fast, "int" if left_type == "int" and right_type == "int" else ANY
-        if op in ("-", "*"):
-            return self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
-                                    checked=True), "int"
-        return _call(_ARITHMETIC[op], left, right, where), "int"
+        if op in ("-", "*"):  # an int, or an error: the helper takes numbers only
+            return _int(self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
+                                         checked=True)), "int"
+        return _int(_call(_ARITHMETIC[op], left, right, where)), "int"
+
+    def _is_int(self, value: ast.expr) -> bool:
+        """Whether the code `value` surely gives an int (never a bool) when it gives anything."""
+        if isinstance(value, ast.Constant):
+            return type(value.value) is int
+        if isinstance(value, ast.Name):
+            return value.id in self._sure
+        return getattr(value, "sure_int", False) is True
 
     def _on_numbers(self, left: ast.expr, right: ast.expr, op: ast.operator | ast.cmpop, helper: str,
                     where: ast.expr, checked: bool) -> ast.expr:
@@ -723,14 +789,25 @@ class GeneratingCompiler(Compiler):
         and raises the same errors as the closure backend. Inside a comprehension's source Python allows
         no assignment expressions, so there the helper is called directly.
         """
+        if self._is_int(left) and self._is_int(right) and (isinstance(op, ast.cmpop) or not checked):
+            # Both ints: what the helper would do, without the tests.
+            if isinstance(op, ast.cmpop):
+                return _bool(ast.Compare(left, [op], [right]))
+            return ast.BinOp(left, op, right)
         if self._in_iterable:
             return _call(helper, left, right, where)
         self._count += 1
         tests: list[ast.expr] = []
         operands: list[ast.expr] = []
-        for side, value in (("a", left), ("b", right)):
-            if isinstance(value, ast.Constant) and type(value.value) is int:
-                operands.append(value)  # a number written in the pack needs no test
+        if self._is_int(left) and self._is_int(right):
+            operands = [left, right]  # worked out in order, no test needed
+        for side, value in () if operands else (("a", left), ("b", right)):
+            if self._is_int(value) and isinstance(value, ast.Constant | ast.Name):
+                operands.append(value)  # a number written in the pack, or a tested local, needs no test
+                continue
+            if self._is_int(value) and (side == "b" or self._is_int(right)):
+                # Needs no test, and is worked out after any operand that does, in whichever way runs.
+                operands.append(ast.NamedExpr(ast.Name(f"{side}_{self._count}", ast.Store()), value))
                 continue
             temp = f"{side}_{self._count}"
             tests.append(ast.Compare(_call("type", ast.NamedExpr(ast.Name(temp, ast.Store()), value)), [ast.Is()],
@@ -752,10 +829,11 @@ class GeneratingCompiler(Compiler):
         left, _ = self.gen_expr(node.children[0], scope)
         op = str(node.children[1])
         right, _ = self.gen_expr(node.children[2], scope)
-        if op in ("==", "!="):
-            return ast.Compare(left, [ast.Eq() if op == "==" else ast.NotEq()], [right]), "bool"
+        if op in ("==", "!="):  # between the language's values (numbers, texts, lists, zones...): a bool
+            return _bool(ast.Compare(left, [ast.Eq() if op == "==" else ast.NotEq()], [right])), "bool"
         compare = {"<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}[op]
-        return self._on_numbers(left, right, compare, _ORDERED[op], _const(self.where(node)), checked=False), "bool"
+        ordered = self._on_numbers(left, right, compare, _ORDERED[op], _const(self.where(node)), checked=False)
+        return _bool(ordered), "bool"
 
     def g_in_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, _ = self.gen_expr(node.children[0], scope)
@@ -769,21 +847,23 @@ class GeneratingCompiler(Compiler):
 
     @staticmethod
     def _truth(value: ast.expr) -> ast.expr:
+        if getattr(value, "sure_bool", False) is True:
+            return value
         return ast.IfExp(value, _const(True), _const(False))
 
     def g_and_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, _ = self.gen_expr(node.children[0], scope)
         right, _ = self.gen_expr(node.children[1], scope)
-        return ast.BoolOp(ast.And(), [self._truth(left), self._truth(right)]), "bool"
+        return _bool(ast.BoolOp(ast.And(), [self._truth(left), self._truth(right)])), "bool"
 
     def g_or_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         left, _ = self.gen_expr(node.children[0], scope)
         right, _ = self.gen_expr(node.children[1], scope)
-        return ast.BoolOp(ast.Or(), [self._truth(left), self._truth(right)]), "bool"
+        return _bool(ast.BoolOp(ast.Or(), [self._truth(left), self._truth(right)])), "bool"
 
     def g_not_op(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         operand, _ = self.gen_expr(node.children[0], scope)
-        return ast.UnaryOp(ast.Not(), operand), "bool"
+        return _bool(ast.UnaryOp(ast.Not(), operand)), "bool"
 
     def g_cond_expr(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         cond, _ = self.gen_expr(node.children[0], scope)
