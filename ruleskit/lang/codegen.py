@@ -150,6 +150,7 @@ class GeneratingCompiler(Compiler):
         # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
         # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
         self._sure: set[str] = set()
+        self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
 
     # ------------------------------------------------------------- the generated module
 
@@ -623,9 +624,19 @@ class GeneratingCompiler(Compiler):
         where = _const(self.where(node))
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "copy_list":
             # A kind's items, only read here: no copy needed, and certainly a list.
-            return _call("list_index", base.args[0], position, where), element or ANY
+            items = base.args[0]
+            slow = _call("list_index", items, position, where)
+            known = self.namespace.get(items.id) if isinstance(items, ast.Name) else None
+            if isinstance(position, ast.Name) and self._is_int(position) and isinstance(known, list):
+                # An int local: in range, a plain read of the pack's fixed list of items.
+                in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [position, _const(len(known))])
+                return ast.IfExp(in_range, _sub(items, position), slow), element or ANY
+            return slow, element or ANY
         zone = self._static_zone(base)
         if zone is not None and zone.type != "pool":
+            owned = self._owned_zone(base)
+            if owned is not None:
+                return _call("owned_index", _name(DATA), *owned, position, where), element or ANY
             return _call("zone_index", _name(DATA), base, position, where), element or ANY
         return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
 
@@ -672,6 +683,34 @@ class GeneratingCompiler(Compiler):
             name = self.namespace[value.id].name
         return self.model.zones.get(name) if isinstance(name, str) else None
 
+    def _owned_zone(self, value: ast.expr) -> list[ast.expr] | None:
+        """For `x.zone` (an item's zone, or `me.zone`): the zone's key table, name, owner and none message.
+
+        The helpers given these find the zone's key with one table lookup; an owner missing from the
+        table (or none) makes its key as `zone_ref` would, with the same errors.
+        """
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "zone_ref"):
+            return None
+        name_node, owner_node = value.args
+        zone = self.model.zones.get(name_node.value) if isinstance(name_node, ast.Constant) else None
+        if zone is None:
+            return None
+        owner, message = owner_node, _const(None)
+        if isinstance(owner_node, ast.Call) and isinstance(owner_node.func, ast.Name) \
+                and owner_node.func.id == "not_none":
+            owner, message = owner_node.args
+        if zone.owner in self.model.kinds:
+            owners: list[Any] = [i for i, k in self.model.item_kind.items() if k == zone.owner]
+        elif zone.owner == "player" and isinstance(owner, ast.Attribute) and owner.attr == "me":
+            owners = list(range(self.model.max_players))  # ctx.me: a seat, never a truth value
+        else:
+            return None
+        zone_name = name_node.value
+        keys = self._zone_keys.get(zone_name)
+        if keys is None:
+            keys = self._zone_keys[zone_name] = {o: ZoneRef(zone_name, o).key for o in owners}
+        return [self.constant(keys, "keys"), _const(zone_name), owner, message]
+
     def _direct_builtin(self, name: str, values: list[ast.expr], where: ast.expr) -> ast.expr | None:
         """A builtin on a zone whose kind the code fixes, or on a list the code builds, as a direct read.
 
@@ -683,18 +722,20 @@ class GeneratingCompiler(Compiler):
         zone = self._static_zone(values[0])
         data = _name(DATA)
         if zone is not None and zone.type in ("stack", "row"):
+            owned = self._owned_zone(values[0])
+            prefix, zone_args = ("owned", owned) if owned is not None else ("zone", [values[0]])
             if name == "count" and len(values) == 1:
-                return _int(_call("zone_count", data, values[0]))
+                return _int(_call(f"{prefix}_count", data, *zone_args))
             if name == "count" and len(values) == 2:
                 return _int(_call("zone_amount", _name(CTX), values[0], values[1], where))
             if name == "items" and zone.type == "stack":
-                return _call("zone_list", data, values[0])
+                return _call(f"{prefix}_list", data, *zone_args)
             if name == "first" and zone.type == "stack":
-                return _call("zone_first", data, values[0])
+                return _call(f"{prefix}_first", data, *zone_args)
             if name == "free" and zone.size is None:
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
-                    return _int(_call("zone_free", data, values[0], _const(capacity)))
+                    return _int(_call(f"{prefix}_free", data, *zone_args, _const(capacity)))
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)

@@ -260,6 +260,54 @@ def zone_free(data: dict[str, Any], ref: ZoneRef, capacity: int) -> int:
     return capacity - (len(content) - content.count(None))
 
 
+# The same reads of a zone named as `owner.zone`, given the zone's table of keys by owner (made when
+# the code was generated): one lookup instead of making the zone's value; any owner not in the table
+# goes the way of `zone_ref`, with the same errors.
+
+def owned_key(keys: dict[Any, str], name: str, owner: Any, message: str | None) -> str:
+    try:
+        return keys[owner]
+    except (KeyError, TypeError):
+        return zone_ref(name, owner if message is None else not_none(owner, message)).key
+
+
+def owned_count(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None) -> int:
+    try:
+        content = data["z"][keys[owner]]
+    except (KeyError, TypeError):
+        content = data["z"][owned_key(keys, name, owner, message)]
+    return len(content) - content.count(None)
+
+
+def owned_list(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None) -> list[Any]:
+    return list(data["z"][owned_key(keys, name, owner, message)])
+
+
+def owned_first(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None) -> Any:
+    content = data["z"][owned_key(keys, name, owner, message)]
+    return content[0] if content else None
+
+
+def owned_free(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None,
+               capacity: int) -> int:
+    try:
+        content = data["z"][keys[owner]]
+    except (KeyError, TypeError):
+        content = data["z"][owned_key(keys, name, owner, message)]
+    return capacity - (len(content) - content.count(None))
+
+
+def owned_index(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None, i: Any,
+                where: str) -> Any:
+    try:
+        content = data["z"][keys[owner]]
+    except (KeyError, TypeError):
+        content = data["z"][owned_key(keys, name, owner, message)]
+    if type(i) is int and 0 <= i < len(content):
+        return content[i]
+    return list_index(content, i, where)
+
+
 def list_count(ctx: Ctx, value: list[Any], where: str) -> int:
     _charge_list(ctx, value, where)
     return len(value)
@@ -430,7 +478,8 @@ NAMES: dict[str, Any] = {
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
-    "zone_free": zone_free, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
+    "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
+    "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
     "each": each, "ticked": ticked, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
