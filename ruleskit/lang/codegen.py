@@ -43,6 +43,12 @@ _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
 _CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order", "choose_count"}
 _ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
+# Helpers that never count a step of the budget nor call code that does.
+_STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_list", "zone_count", "zone_free",
+             "zone_index", "zone_list", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
+             "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
+             "negate", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
+             "any_field", "copy_list", "kind_items", "player_list"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -328,7 +334,8 @@ class GeneratingCompiler(Compiler):
         if not local:
             bind = ast.Dict(list[ast.expr | None]([_const(n) for n in names]), [_name(p) for p in params])
             enter.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], bind))
-        enter.append(ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")))
+        if any(isinstance(n, ast.Name) and n.id == DATA for stmt in body for n in ast.walk(stmt)):
+            enter.append(ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")))
         run: list[ast.stmt] = body
         if restore_env:
             run = [ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved"))])]
@@ -778,11 +785,42 @@ class GeneratingCompiler(Compiler):
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
             items = _call("ticked", _name(CTX), source, _const(self.where(node)))
+            listed = self._listed(source)
+            if listed is not None and not self._may_step([body, *conditions]):
+                # Nothing in the loop counts steps: charge them all at once when the budget allows.
+                items = _call("charged", _name(CTX), listed, _const(self.where(node)))
             loop = ast.comprehension(ast.Name(target.id, ast.Store()), items, conditions, is_async=0)
             return ast.ListComp(body, [loop]), f"list:{body_type}"
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
         loop = ast.comprehension(ast.Name("_", ast.Store()), items, conditions, is_async=0)
         return ast.ListComp(body, [loop]), f"list:{body_type}"
+
+    @staticmethod
+    def _listed(source: ast.expr) -> ast.expr | None:
+        """A comprehension's source that is a list only the loop reads: a kind's items (not copied), the
+        players, a list written in place."""
+        if isinstance(source, ast.List):
+            return source
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Name):
+            if source.func.id == "copy_list":
+                return source.args[0]
+            if source.func.id in ("player_list", "kind_items"):
+                return source
+        return None
+
+    def _may_step(self, code: list[ast.expr]) -> bool:
+        """Whether `code` may count a step of the budget (or reach code that does)."""
+        for tree in code:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    if isinstance(func, ast.Attribute) and func.attr == "get":
+                        continue  # a table lookup
+                    if not (isinstance(func, ast.Name) and func.id in _STEPLESS):
+                        return True
+                elif isinstance(node, ast.ListComp | ast.NamedExpr) and self._in_iterable:
+                    return True
+        return False
 
     def g_neg(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         operand, operand_type = self.gen_expr(node.children[0], scope)

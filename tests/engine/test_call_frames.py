@@ -65,3 +65,51 @@ def test_calls_left_by_an_error_do_not_count_later(tmp_path: Path, backend: str)
     game_state.apply(game_state.legal_actions()[0])
     assert game_state.result is not None and game_state.result["reason"] == "done"
     assert game_state.data["pv"][0]["points"] == 1
+
+
+NUMERIC_RULES = """\
+rule plus(a, b) = a + b * 2
+rule below(a, b) = a < b or -a >= b
+rule pick(i) = [10, 20, 30][i - 1]
+rule grow(a) = a * a
+"""
+
+
+@pytest.mark.parametrize("call", ["plus(1, 2)", "plus(true, 2)", "plus(1, none)", "plus([1], [2])",
+                                  "grow(4503599627370496)", "if below(1, 2) then 1 else 0",
+                                  "if below(true, 2) then 1 else 0", 'if below(\\"a\\", 2) then 1 else 0',
+                                  "pick(2)", "pick(4)", "pick(false)"])
+def test_rules_on_numbers_give_the_same_results_and_errors(tmp_path: Path, call: str) -> None:
+    # A rule doing arithmetic on its parameters runs a body without type tests when they are ints;
+    # any other argument takes the general body, with the reference backend's errors.
+    game = TINY_GAME.replace("me.points += double(1)", f"say {call}")
+    root = write_pack(tmp_path / "numbers", game=game, rules=NUMERIC_RULES)
+    outcomes = []
+    for backend in BACKENDS:
+        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+        try:
+            state.apply(state.legal_actions()[0])
+            outcomes.append(state.to_json())
+        except Exception as exc:  # noqa: BLE001 - the error itself is compared
+            outcomes.append(f"{type(exc).__name__}: {exc}")
+    assert outcomes[0] == outcomes[1]
+
+
+def test_a_loop_charged_at_once_stops_at_the_same_item() -> None:
+    from ruleskit.lang.support import charged, ticked
+    from ruleskit.runtime.context import Ctx
+
+    program = ruleskit.load("connect_four").program
+    seen = []
+    for loop in (charged, ticked):
+        ctx = Ctx(program, {}, 0, budget=5)
+        ctx.steps = 2
+        reached = []
+        with pytest.raises(BudgetExceeded) as caught:
+            for item in loop(ctx, list(range(10)), "here"):
+                reached.append(item)
+        seen.append((reached, ctx.steps, caught.value.message))
+        ctx = Ctx(program, {}, 0, budget=12)
+        ctx.steps = 2
+        assert list(loop(ctx, list(range(10)), "here")) == list(range(10)) and ctx.steps == 12
+    assert seen[0] == seen[1] == ([0, 1, 2], 6, "step budget of 5 exceeded in here")
