@@ -553,49 +553,55 @@ class GeneratingCompiler(Compiler):
     def _any_field(self, base: ast.expr, field: str, none_message: ast.expr, node: Tree) -> ast.expr:
         """A field of a value whose type only the run time knows.
 
-        When the pack gives the field one meaning only (a player var, a player's zone, a fixed field of
-        items), the code tests for that case inline and dispatches anything else to `any_field`, which
-        also raises every error.
+        The code tests inline for the meanings the pack gives the field that a test can tell apart
+        (a player's var, zone or item, for a number; an item's var or fixed field, for a text) and
+        dispatches anything else to `any_field`, which also raises every error.
         """
         by_kind = self._by_kind(field)
         for_player = self._for_player(field)
-        if self._in_iterable:
-            fast = None
-        else:
+        fast: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
+        if not self._in_iterable:
             self._count += 1
             value = f"v_{self._count}"
-            fast = self._field_fast_path(value, field, by_kind, for_player)
-        general = _call("any_field", _name(CTX), _name(value) if fast else base, _const(field),
-                        self.constant(by_kind, "fields"), _const(for_player), none_message,
-                        _const(self.where(node)))
-        if fast is None:
-            return general
-        test, read = fast
-        assign = ast.NamedExpr(ast.Name(value, ast.Store()), base)
-        return ast.IfExp(test(assign), read, general)
+            fast = self._field_fast_paths(value, field, by_kind, for_player)
+        general: ast.expr = _call("any_field", _name(CTX), _name(value) if fast else base, _const(field),
+                                  self.constant(by_kind, "fields"), _const(for_player), none_message,
+                                  _const(self.where(node)))
+        for position, (test, read) in reversed(list(enumerate(fast))):
+            # The first test works the value out, once; the others read it.
+            subject = ast.NamedExpr(ast.Name(value, ast.Store()), base) if position == 0 else _name(value)
+            general = ast.IfExp(test(subject), read, general)
+        return general
 
-    def _field_fast_path(self, value: str, field: str, by_kind: dict[str, str], for_player: str | None) -> Any:
+    def _field_fast_paths(self, value: str, field: str, by_kind: dict[str, str],
+                          for_player: str | None) -> list[tuple[Callable[[ast.expr], ast.expr], ast.expr]]:
         def is_type(kind: str) -> Callable[[ast.expr], ast.expr]:
-            return lambda assign: ast.Compare(_call("type", assign), [ast.Is()], [_name(kind)])
+            return lambda subject: ast.Compare(_call("type", subject), [ast.Is()], [_name(kind)])
 
-        if not by_kind and for_player == "var":
-            return is_type("int"), _sub(_sub(_data("pv"), _name(value)), field)
-        if not by_kind and for_player == "zone":
-            return is_type("int"), _call("zone_ref", _const(field), _name(value))
-        if not by_kind and for_player == "kind":
-            return is_type("int"), _call("per_player_item", _const(field), _name(value))
-        if for_player is None and by_kind and field != "owner" and set(by_kind.values()) == {"fixed"}:
+        paths: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
+        if for_player == "var":
+            paths.append((is_type("int"), _sub(_sub(_data("pv"), _name(value)), field)))
+        elif for_player == "zone":
+            paths.append((is_type("int"), _call("zone_ref", _const(field), _name(value))))
+        elif for_player == "kind":
+            paths.append((is_type("int"), _call("per_player_item", _const(field), _name(value))))
+        kinds_give = set(by_kind.values())
+        table: ast.expr | None = None
+        if "var" in kinds_give:
+            # An item of a kind with this variable has it among its variables (vars come before fields).
+            table = _call(_attr(_data("ev"), "get"), _name(value), _name("NO_FIELDS"))
+        elif field != "owner" and kinds_give == {"fixed"}:
             # An item of a kind with this fixed field has it in its table; anything else goes the long way.
+            table = _call(_attr(_name("ITEMS"), "get"), _name(value), _name("NO_FIELDS"))
+        if table is not None:
             found = f"t_{self._count}"
-            table = ast.NamedExpr(ast.Name(found, ast.Store()),
-                                  _call(_attr(_name("ITEMS"), "get"), _name(value), _name("NO_FIELDS")))
+            held = ast.NamedExpr(ast.Name(found, ast.Store()), table)
 
-            def test(assign: ast.expr) -> ast.expr:
-                return ast.BoolOp(ast.And(), [is_type("str")(assign),
-                                              ast.Compare(_const(field), [ast.In()], [table])])
+            def test(subject: ast.expr) -> ast.expr:
+                return ast.BoolOp(ast.And(), [is_type("str")(subject), ast.Compare(_const(field), [ast.In()], [held])])
 
-            return test, _sub(_name(found), field)
-        return None
+            paths.append((test, _sub(_name(found), field)))
+        return paths
 
     def _by_kind(self, field: str) -> dict[str, str]:
         """How each kind of item gives `field`, as the closure compiler's item readers do."""
