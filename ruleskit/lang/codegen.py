@@ -47,7 +47,7 @@ _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "mod
 _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_list", "zone_count", "zone_free",
              "zone_index", "zone_list", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
-             "negate", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
+             "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
              "any_field", "copy_list", "kind_items", "player_list"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
@@ -532,7 +532,7 @@ class GeneratingCompiler(Compiler):
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
             if how == "kind":
-                return _call("per_player_item", _const(field), checked), result_type
+                return self._player_item(field, checked, is_me), result_type
             if how == "index":
                 return checked, result_type
             if how == "name":
@@ -584,7 +584,7 @@ class GeneratingCompiler(Compiler):
         elif for_player == "zone":
             paths.append((is_type("int"), _call("zone_ref", _const(field), _name(value))))
         elif for_player == "kind":
-            paths.append((is_type("int"), _call("per_player_item", _const(field), _name(value))))
+            paths.append((is_type("int"), self._player_item(field, _name(value), True)))
         kinds_give = set(by_kind.values())
         table: ast.expr | None = None
         if "var" in kinds_give:
@@ -602,6 +602,17 @@ class GeneratingCompiler(Compiler):
 
             paths.append((test, _sub(_name(found), field)))
         return paths
+
+    def _player_item(self, kind: str, seat: ast.expr, surely_seat: bool) -> ast.expr:
+        """The item of a per-player kind that the player `seat` has: from a table when `seat` is surely
+        a seat number (never a truth value, which would find 1's item) and reading it twice costs nothing."""
+        made = _call("per_player_item", _const(kind), seat)
+        if not surely_seat or not isinstance(seat, ast.Name | ast.Attribute):
+            return made
+        table = self._zone_keys.get(f"item:{kind}")
+        if table is None:
+            table = self._zone_keys[f"item:{kind}"] = {p: f"{kind}_{p}" for p in range(self.model.max_players)}
+        return ast.BoolOp(ast.Or(), [_call(_attr(self.constant(table, "seats"), "get"), seat), made])
 
     def _by_kind(self, field: str) -> dict[str, str]:
         """How each kind of item gives `field`, as the closure compiler's item readers do."""
@@ -1041,7 +1052,11 @@ class GeneratingCompiler(Compiler):
                               _const(where))
             return [ast.Expr(_call(self.constant(writer, "write"), _name(CTX), value))]
         read, write_target, var = simple
-        if sign:
+        if sign and isinstance(value, ast.Constant | ast.Name):
+            # The change is worked out without effects: both sides tested inline, the current value first.
+            value = self._on_numbers(read, value, ast.Add() if sign > 0 else ast.Sub(),
+                                     "add_numbers" if sign > 0 else "subtract", _const(where), checked=True)
+        elif sign:
             op = "add" if sign > 0 else "subtract"
             value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),
                           _const(where))

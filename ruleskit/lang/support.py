@@ -31,6 +31,11 @@ def add(a: Any, b: Any, where: str) -> Any:
     return checked(need_int(a, where) + need_int(b, where), where)
 
 
+def add_numbers(a: Any, b: Any, where: str) -> int:
+    """`x += n`: numbers only (never two lists joined)."""
+    return checked(need_int(a, where) + need_int(b, where), where)
+
+
 def subtract(a: Any, b: Any, where: str) -> int:
     return checked(need_int(a, where) - need_int(b, where), where)
 
@@ -481,7 +486,7 @@ def shown(ctx: Ctx, value: Any) -> str:
 
 
 NAMES: dict[str, Any] = {
-    "need_int": need_int, "checked": checked, "joined": joined, "add": add, "subtract": subtract,
+    "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
     "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
