@@ -287,7 +287,8 @@ class GeneratingCompiler(Compiler):
 
         ((body, result_type), fast), local = self.generate(bodies, [])
         if fast is not None and local:
-            tests = [ast.Compare(_call("type", _name(f"L_{n}")), [ast.Is()], [_name("int")]) for n in numeric]
+            tests: list[ast.expr] = [ast.Compare(_call("type", _name(f"L_{n}")), [ast.Is()], [_name("int")])
+                                     for n in numeric]
             body = ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast, body)
         self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
@@ -388,7 +389,7 @@ class GeneratingCompiler(Compiler):
         statements: list[ast.stmt] = [ast.Assign([ast.Name("value", ast.Store())], body)]
         for mod_names, when, expr in modifiers:
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
-                              [_name(p) for p in params] + [_name("value")])
+                              list[ast.expr]([_name(p) for p in params] + [_name("value")]))
             statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
             change: ast.stmt = ast.Assign([ast.Name("value", ast.Store())], expr)
             statements.append(ast.If(when, [change], []) if when is not None else change)
@@ -716,10 +717,12 @@ class GeneratingCompiler(Compiler):
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "zone_ref"):
             return None
         name_node, owner_node = value.args
-        zone = self.model.zones.get(name_node.value) if isinstance(name_node, ast.Constant) else None
-        if zone is None:
+        zone_name = name_node.value if isinstance(name_node, ast.Constant) else None
+        zone = self.model.zones.get(zone_name) if isinstance(zone_name, str) else None
+        if zone is None or not isinstance(zone_name, str):
             return None
-        owner, message = owner_node, _const(None)
+        owner: ast.expr = owner_node
+        message: ast.expr = _const(None)
         if isinstance(owner_node, ast.Call) and isinstance(owner_node.func, ast.Name) \
                 and owner_node.func.id == "not_none":
             owner, message = owner_node.args
@@ -729,7 +732,6 @@ class GeneratingCompiler(Compiler):
             owners = list(range(self.model.max_players))  # ctx.me: a seat, never a truth value
         else:
             return None
-        zone_name = name_node.value
         keys = self._zone_keys.get(zone_name)
         if keys is None:
             keys = self._zone_keys[zone_name] = {o: ZoneRef(zone_name, o).key for o in owners}
