@@ -301,7 +301,7 @@ class GeneratingCompiler(Compiler):
         params = {p for p, _ in definition.params}
         found: set[str] = set()
         for node in definition.body.iter_subtrees():
-            if node.data in ("binop", "compare", "neg"):
+            if node.data in ("binop", "neg") or (node.data == "compare" and str(node.children[1]) in _ORDERED):
                 for child in node.children:
                     if isinstance(child, Tree) and child.data == "name" and str(child.children[0]) in params:
                         found.add(str(child.children[0]))
@@ -561,21 +561,25 @@ class GeneratingCompiler(Compiler):
         by_kind = self._by_kind(field)
         for_player = self._for_player(field)
         fast: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
-        if not self._in_iterable:
-            self._count += 1
-            value = f"v_{self._count}"
-            fast = self._field_fast_paths(value, field, by_kind, for_player)
+        named = isinstance(base, ast.Name)  # a Python local, read as often as needed
+        self._count += 1
+        value = base.id if isinstance(base, ast.Name) else f"v_{self._count}"
+        if not self._in_iterable or named:
+            # Inside a comprehension's source Python allows no assignment: there, a local only, and the
+            # paths that need no table.
+            fast = self._field_fast_paths(value, field, by_kind, for_player, tables=not self._in_iterable)
         general: ast.expr = _call("any_field", _name(CTX), _name(value) if fast else base, _const(field),
                                   self.constant(by_kind, "fields"), _const(for_player), none_message,
                                   _const(self.where(node)))
         for position, (test, read) in reversed(list(enumerate(fast))):
             # The first test works the value out, once; the others read it.
-            subject = ast.NamedExpr(ast.Name(value, ast.Store()), base) if position == 0 else _name(value)
+            subject = ast.NamedExpr(ast.Name(value, ast.Store()), base) if position == 0 and not named \
+                else _name(value)
             general = ast.IfExp(test(subject), read, general)
         return general
 
-    def _field_fast_paths(self, value: str, field: str, by_kind: dict[str, str],
-                          for_player: str | None) -> list[tuple[Callable[[ast.expr], ast.expr], ast.expr]]:
+    def _field_fast_paths(self, value: str, field: str, by_kind: dict[str, str], for_player: str | None,
+                          tables: bool = True) -> list[tuple[Callable[[ast.expr], ast.expr], ast.expr]]:
         def is_type(kind: str) -> Callable[[ast.expr], ast.expr]:
             return lambda subject: ast.Compare(_call("type", subject), [ast.Is()], [_name(kind)])
 
@@ -588,7 +592,9 @@ class GeneratingCompiler(Compiler):
             paths.append((is_type("int"), self._player_item(field, _name(value), True)))
         kinds_give = set(by_kind.values())
         table: ast.expr | None = None
-        if "var" in kinds_give:
+        if not tables:
+            pass
+        elif "var" in kinds_give:
             # An item of a kind with this variable has it among its variables (vars come before fields).
             table = _call(_attr(_data("ev"), "get"), _name(value), _name("NO_FIELDS"))
         elif field != "owner" and kinds_give == {"fixed"}:
@@ -823,7 +829,7 @@ class GeneratingCompiler(Compiler):
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name):
             if source.func.id == "copy_list":
                 return source.args[0]
-            if source.func.id in ("player_list", "kind_items"):
+            if source.func.id in ("player_list", "kind_items", "zone_list", "owned_list"):  # fresh lists
                 return source
         return None
 
