@@ -156,6 +156,9 @@ class GeneratingCompiler(Compiler):
         # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
         # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
         self._sure: set[str] = set()
+        # The rules that have a body for int arguments, with the positions of the parameters it assumes
+        # are ints: a call whose arguments there are surely ints calls that body directly.
+        self._int_params: dict[str, list[int]] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
 
     # ------------------------------------------------------------- the generated module
@@ -259,11 +262,11 @@ class GeneratingCompiler(Compiler):
     # ------------------------------------------------------------- rules, procedures and hooks
 
     def compile_all(self) -> Any:
-        self._rules: list[tuple[Definition, ast.expr, bool]] = []
+        self._rules: list[tuple[Definition, ast.expr, bool, ast.expr | None]] = []
         self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
         program = super().compile_all()
-        for definition, body, local in self._rules:
-            program.rules[definition.name] = self._rule_function(definition, body, local)
+        for definition, body, local, fast in self._rules:
+            program.rules[definition.name] = self._rule_function(definition, body, local, fast)
         return program
 
     def _compile_rule(self, definition: Definition) -> None:
@@ -290,21 +293,34 @@ class GeneratingCompiler(Compiler):
             tests: list[ast.expr] = [ast.Compare(_call("type", _name(f"L_{n}")), [ast.Is()], [_name("int")])
                                      for n in numeric]
             body = ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast, body)
+            names = [p for p, _ in definition.params]
+            self._int_params[definition.name] = [names.index(n) for n in numeric]
+        else:
+            fast = None
         self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
-        self._rules.append((definition, body, local))
+        self._rules.append((definition, body, local, fast))
         self._modifiers[definition.name] = []
 
-    @staticmethod
-    def _numeric_params(definition: Definition) -> list[str]:
-        """The parameters of a rule that its body adds, multiplies, negates or compares by order."""
+    def _numeric_params(self, definition: Definition) -> list[str]:
+        """The parameters of a rule that its body adds, multiplies, negates or compares by order, or
+        passes on where a rule already compiled has a body for ints."""
         params = {p for p, _ in definition.params}
         found: set[str] = set()
+
+        def note(child: Any) -> None:
+            if isinstance(child, Tree) and child.data == "name" and str(child.children[0]) in params:
+                found.add(str(child.children[0]))
+
         for node in definition.body.iter_subtrees():
             if node.data in ("binop", "neg") or (node.data == "compare" and str(node.children[1]) in _ORDERED):
                 for child in node.children:
-                    if isinstance(child, Tree) and child.data == "name" and str(child.children[0]) in params:
-                        found.add(str(child.children[0]))
+                    note(child)
+            elif node.data == "call" and str(node.children[0]) in self._int_params and node.children[1] is not None:
+                args = node.children[1].children
+                for position in self._int_params[str(node.children[0])]:
+                    if position < len(args):
+                        note(args[position])
         return sorted(found)
 
     def _frame(self, definition: Definition, what: str, names: list[str], body: list[ast.stmt],
@@ -347,8 +363,11 @@ class GeneratingCompiler(Compiler):
             leave.append(ast.Return(result))
         return [*enter, *run, *leave], params
 
-    def _callee(self, name: str) -> str:
-        """The module name by which generated code calls rule `name` (bound once the rule is generated)."""
+    def _callee(self, name: str, ints: bool = False) -> str:
+        """The module name by which generated code calls rule `name` (bound once the rule is generated);
+        with `ints`, its body for int arguments (`I_` instead of `R_`)."""
+        if ints:
+            return "I_" + self._callee(name)[2:]
         known = self._callees.get(name)
         if known is None:
             base = f"R_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
@@ -361,10 +380,12 @@ class GeneratingCompiler(Compiler):
 
     def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
         self._call(f"rule:{name}")
-        return _call(self._callee(name), _name(CTX), *args)
+        positions = self._int_params.get(name)
+        ints = positions is not None and all(self._is_int(args[i]) for i in positions)
+        return _call(self._callee(name, ints), _name(CTX), *args)
 
     def _calls_directly(self, code: list[ast.stmt]) -> bool:
-        callees = set(self._callees.values())
+        callees = set(self._callees.values()) | {self._callee(n, True) for n in self._int_params}
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
 
     @staticmethod
@@ -381,7 +402,14 @@ class GeneratingCompiler(Compiler):
         return [ast.AugAssign(_store(steps), ast.Add(), _const(1)),
                 ast.If(over, [ast.Expr(_call("over_budget", _name(CTX), _const(where)))], [])]
 
-    def _rule_function(self, definition: Definition, body: ast.expr, local: bool) -> Any:
+    def _rule_function(self, definition: Definition, body: ast.expr, local: bool, fast: ast.expr | None) -> Any:
+        if fast is not None:  # the body for int arguments, called directly by code that knows they are
+            self.namespace[self._callee(definition.name, True)] = self._rule_code(definition, fast, local)
+        function = self._rule_code(definition, body, local)
+        self.namespace[self._callee(definition.name)] = function
+        return support.entry_point(function)
+
+    def _rule_code(self, definition: Definition, body: ast.expr, local: bool) -> Any:
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         names = [p for p, _ in definition.params]
         modifiers = self._modifiers[definition.name]
@@ -395,9 +423,7 @@ class GeneratingCompiler(Compiler):
             statements.append(ast.If(when, [change], []) if when is not None else change)
         frame, params = self._frame(definition, "rule", names, statements, False, local, keep_env=bool(modifiers),
                                     result=_name("value"))
-        function = self.function(frame, (CTX, *params), False)
-        self.namespace[self._callee(definition.name)] = function
-        return support.entry_point(function)
+        return self.function(frame, (CTX, *params), False)
 
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
