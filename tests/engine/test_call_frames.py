@@ -72,13 +72,15 @@ rule plus(a, b) = a + b * 2
 rule below(a, b) = a < b or -a >= b
 rule pick(i) = [10, 20, 30][i - 1]
 rule grow(a) = a * a
+rule outer(a, b) = plus(a, b) + pick(b)
 """
 
 
 @pytest.mark.parametrize("call", ["plus(1, 2)", "plus(true, 2)", "plus(1, none)", "plus([1], [2])",
                                   "grow(4503599627370496)", "if below(1, 2) then 1 else 0",
                                   "if below(true, 2) then 1 else 0", 'if below(\\"a\\", 2) then 1 else 0',
-                                  "pick(2)", "pick(4)", "pick(false)"])
+                                  "pick(2)", "pick(4)", "pick(false)", "outer(1, 2)",
+                                  "outer(1, true)", "outer(none, 1)"])
 def test_rules_on_numbers_give_the_same_results_and_errors(tmp_path: Path, call: str) -> None:
     # A rule doing arithmetic on its parameters runs a body without type tests when they are ints;
     # any other argument takes the general body, with the reference backend's errors.
