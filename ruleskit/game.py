@@ -194,14 +194,14 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
         raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
-    from .lang.parsecache import TreeMemo, remembering
-    from .lang.parser import grammar_text
-    from .packs import PackReader, find_pack
-
     store = default_cache() if cache is not False else None
     with collector_paused():
         if store is not None and backend == "compiled" and not check_properties:
             return _load_compiled(pack, store)
+        from .lang.parsecache import TreeMemo, remembering
+        from .lang.parser import grammar_text
+        from .packs import PackReader, find_pack
+
         if store is None:
             game = GameBuilder(PackReader().read(pack), backend, check_properties).build()
             return game.with_property_checks() if check_properties else game
@@ -219,15 +219,18 @@ def _load_compiled(pack: str | Path, store: Any) -> Game:
     """A pack for play with generated code: the stored compiled game if its files are unchanged, else
     compiled here (and stored for the next process). See ruleskit/programcache.py."""
     from . import programcache
-    from .packs import find_pack
 
-    root = find_pack(pack)
-    key = programcache.entry_key(root, "compiled")
-    game = programcache.fetch(store, key, "compiled")
-    if game is not None:
-        return game
+    root = programcache.pack_folder(pack)
+    if root is not None:
+        game = programcache.fetch(store, programcache.entry_key(root, "compiled"), "compiled")
+        if game is not None:
+            return game
     from .lang.parsecache import TreeMemo, remembering
     from .lang.parser import grammar_text
+    from .packs import find_pack
+
+    root = find_pack(pack)  # and its errors
+    key = programcache.entry_key(root, "compiled")
 
     entry = digest(str(root))
     memo = TreeMemo(grammar_text(), store.get("trees", entry))

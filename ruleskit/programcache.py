@@ -91,6 +91,31 @@ def code_stamp() -> str:
     return _STAMP[0]
 
 
+def pack_folder(ref: str | Path) -> Path | None:
+    """The folder `packs.find_pack` finds for `ref` when it finds one, without importing the pack reader
+    (None: ask find_pack, which also gives the error)."""
+    from .resources import builtin_packs
+
+    candidate = Path(ref)
+    try:
+        if (candidate / "pack.toml").is_file():
+            return candidate.resolve()
+        if candidate.name == "pack.toml" and candidate.is_file():
+            return candidate.parent.resolve()
+    except (OSError, ValueError):
+        return None
+    folder = builtin_packs().get(str(ref))
+    return folder.resolve() if folder is not None else None
+
+
+def _display_path(path: Path) -> str:
+    """The name errors give a file (packs.display_path)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def entry_key(root: Path, backend: str) -> str:
     return digest(code_stamp(), backend, str(root))
 
@@ -124,8 +149,6 @@ def recording_reader() -> PackReader:
 
 def _unchanged(files: Any, folders: Any) -> bool:
     """Whether every file a stored load read still has the same content and shown name."""
-    from .packs import display_path
-
     if not isinstance(files, list) or not isinstance(folders, dict):
         return False
     for folder, names in folders.items():
@@ -136,7 +159,7 @@ def _unchanged(files: Any, folders: Any) -> bool:
             return False
         path, display, sha = item
         file = Path(path)
-        if str(Path(display_path(file.parent)) / file.name) != display:
+        if str(Path(_display_path(file.parent)) / file.name) != display:
             return False  # errors name files relative to the working folder: the code holds those names
         try:
             with open(file, "rb") as handle:
