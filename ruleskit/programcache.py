@@ -117,7 +117,10 @@ def _display_path(path: Path) -> str:
 
 
 def entry_key(root: Path, backend: str) -> str:
-    return digest(code_stamp(), backend, str(root))
+    """The entry's name: ruleskit's code, the backend, the pack's folder and where built-in bases are."""
+    from .resources import builtin_packs
+
+    return digest(code_stamp(), backend, str(root), repr(sorted((n, str(p)) for n, p in builtin_packs().items())))
 
 
 def _folder_listing(folder: Path) -> list[str]:
