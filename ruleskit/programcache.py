@@ -62,12 +62,10 @@ _STAMP: list[str] = []
 
 
 def code_stamp() -> str:
-    """A digest of ruleskit's own files (name, size, modification time), its version and Python's."""
-    if not _STAMP:
-        from . import __version__
-
+    """A digest of ruleskit's own files (name, size, modification time) and of Python's version."""
+    if not _STAMP:  # (the version is in __init__.py, one of those files)
         root = Path(__file__).resolve().parent
-        parts: list[str] = [FORMAT, __version__, sys.version, sys.implementation.cache_tag or ""]
+        parts: list[str] = [FORMAT, sys.version, sys.implementation.cache_tag or ""]
         folders = [root]
         try:
             from .resources import data_dir
