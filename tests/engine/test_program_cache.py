@@ -16,6 +16,7 @@ import ruleskit
 from ruleskit.cache import Cache
 from ruleskit.errors import RulesError
 from ruleskit.game import DeferredSource
+from ruleskit.log import log_lines
 from ruleskit.programcache import Decoder, entry_key, fetch
 from ruleskit.resources import builtin_packs
 
@@ -52,7 +53,8 @@ def history(game: ruleskit.Game, players: int, seed: int, limit: int = 400) -> l
         action = chooser.choice(actions)
         trace.append(f"{player}:{[a.id for a in actions]}->{action.id}")
         state.apply(action)
-    return trace + [json.dumps(state.to_json(), sort_keys=True), json.dumps(state.result, sort_keys=True)]
+    return trace + [json.dumps(state.to_json(), sort_keys=True), json.dumps(state.result, sort_keys=True),
+                    json.dumps(log_lines(state), sort_keys=True)]
 
 
 @pytest.mark.parametrize("pack", sorted(builtin_packs()))
