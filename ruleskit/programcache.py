@@ -115,10 +115,16 @@ def _display_path(path: Path) -> str:
 
 
 def entry_key(root: Path, backend: str) -> str:
-    """The entry's name: ruleskit's code, the backend, the pack's folder and where built-in bases are."""
+    """The entry's name: ruleskit's code, the backend, the pack's folder, where built-in bases are, and the
+    working folder (errors name files relative to it: one entry per folder the pack is loaded from)."""
     from .resources import builtin_packs
 
-    return digest(code_stamp(), backend, str(root), repr(sorted((n, str(p)) for n, p in builtin_packs().items())))
+    try:
+        here = os.getcwd()
+    except OSError:
+        here = ""
+    return digest(code_stamp(), backend, str(root), repr(sorted((n, str(p)) for n, p in builtin_packs().items())),
+                  here)
 
 
 def _folder_listing(folder: Path) -> list[str]:

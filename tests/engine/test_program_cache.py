@@ -124,6 +124,9 @@ def test_a_file_named_differently_misses(cache_dir: Path, tmp_path: Path, monkey
     assert isinstance(ruleskit.load(pack).source, DeferredSource)
     monkeypatch.chdir(pack)
     assert not isinstance(ruleskit.load(pack).source, DeferredSource)
+    assert isinstance(ruleskit.load(pack).source, DeferredSource)  # one entry for each working folder
+    monkeypatch.chdir(tmp_path)
+    assert isinstance(ruleskit.load(pack).source, DeferredSource)
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "junk"])
