@@ -278,12 +278,17 @@ class Encoder:
             if value.__kwdefaults__:
                 raise NotStorable(repr(value))
             where = _find_code(fn_module, value.__qualname__, value.__code__)
+            from .lang.decisions import DecisionCompiler
+            from .lang.emitted import VIEW_USERS, CompilerView
+
             cells = []
             for cell in value.__closure__ or ():
                 try:
                     contents = cell.cell_contents
                 except ValueError:
                     raise NotStorable("an empty cell") from None
+                if isinstance(contents, DecisionCompiler) and value.__qualname__ in VIEW_USERS:
+                    contents = CompilerView(contents.model)  # all the closure uses of its compiler
                 cells.append(self.encode(contents))
             defaults = self.encode(list(value.__defaults__)) if value.__defaults__ else None
             return {TAG: "code", "m": value.__module__, "q": value.__qualname__, "w": where, "c": cells,

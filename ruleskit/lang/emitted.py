@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from ..errors import ProgramError
 from ..model import Model, ZoneRef
 from ..runtime import rng
 from ..runtime.context import Ctx
 from ..runtime.values import as_list, label_of, option_id
+from .decisions import DecisionCompiler
 
 
 def shuffle_zone(ctx: Ctx, ref: Any, zone_where: str, where: str) -> None:
@@ -60,3 +63,19 @@ def choice_options(model: Model, source: Callable[[Ctx], Any], where: str,
         return unique_options(model, as_list(model, ctx.data, source(ctx), where), players)
 
     return options
+
+
+@attrs.define
+class CompilerView:
+    """What a closure of the reference backend still uses of the compiler that made it once the game runs:
+    the model, and the listing of a choice's options (decisions.py). A stored compiled pack keeps this
+    in place of the compiler, for the closures listed in VIEW_USERS only."""
+
+    model: Model
+
+    _unique = DecisionCompiler._unique
+    _one_at_a_time = DecisionCompiler._one_at_a_time
+
+
+# The closures whose reference to the compiler is only to the members of CompilerView.
+VIEW_USERS = frozenset({"DecisionCompiler.c_choose_count.<locals>.run"})

@@ -24,9 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
 from test_bad_packs import CASES, cpu_limit, exercise, expected  # noqa: E402
 
 DICE_RACE = Path(__file__).resolve().parents[1] / "packs" / "dice_race"
-# The built-in packs whose compiled code can be stored: every one but a pack with a `choose N of ...`
-# (its closure refers to the compiler), which is compiled on every load.
-STORED = {"connect_four", "envoys", "navoria", "ophir", "valdora"}
+# The built-in packs whose compiled code can be stored: all of them.
+STORED = {"connect_four", "envoys", "navoria", "nereus", "ophir", "valdora"}
 
 
 @pytest.fixture
