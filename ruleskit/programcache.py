@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .cache import Cache, digest
+from .errors import PackError
+from .tomlfile import read_bytes
 
 if TYPE_CHECKING:
     from .game import Game
@@ -169,9 +171,8 @@ def _unchanged(files: Any, folders: Any) -> bool:
         if str(Path(_display_path(file.parent)) / file.name) != display:
             return False  # errors name files relative to the working folder: the code holds those names
         try:
-            with open(file, "rb") as handle:
-                raw = handle.read()
-        except OSError:
+            raw = read_bytes(file, display)  # a regular file of bounded size, read without blocking
+        except PackError:
             return False
         if hashlib.sha256(raw).hexdigest() != sha:
             return False

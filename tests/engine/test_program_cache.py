@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import marshal
+import os
 import random
 import shutil
 import sys
@@ -217,3 +218,17 @@ def test_bad_packs_fail_alike_cold_warm_and_uncached(folder: Path, cache_dir: Pa
     monkeypatch.setenv("RULESKIT_NO_CACHE", "1")
     outcomes.append(_outcome(folder, load))
     assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_pack_file_swapped_for_a_pipe_is_a_miss_not_a_hang(cache_dir: Path, tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(DICE_RACE, pack)
+    ruleskit.load(pack)
+    (pack / "rules.rk").unlink()
+    os.mkfifo(pack / "rules.rk")
+    with cpu_limit(2.0), pytest.raises(RulesError) as warm:
+        ruleskit.load(pack)
+    with pytest.raises(RulesError) as uncached:
+        ruleskit.load(pack, cache=False)
+    assert "not a regular file" in str(warm.value) and str(warm.value) == str(uncached.value)
