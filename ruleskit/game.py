@@ -152,6 +152,8 @@ class Game:
         if self.check_properties:
             return self
         if not self.properties_installed:  # built for play: build it again with its properties attached
+            if isinstance(self.source, DeferredSource):  # from the cache: read it again, trees from the cache
+                return load(self.source.root, self.backend, check_properties=True)
             return GameBuilder(self.source, self.backend, properties=True).build().with_property_checks()
         return attrs.evolve(self, check_properties=True)
 
