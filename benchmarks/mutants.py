@@ -68,18 +68,20 @@ def main(argv: list[str] | None = None) -> int:
     for mutant in mutants:
         copy = mutant_copy(root, mutant)
         row: dict[str, object] = {"id": mutant.id, "description": mutant.description, "rule": mutant.rule}
-        try:
-            load(copy)
-            row["check"] = "ok"
-        except Exception as exc:  # noqa: BLE001 - reported: a corpus mutant must pass ruleskit check
-            row["check"] = f"FAILS: {exc}"
-        if not args.skip_against:
-            budget = args.against_seconds if args.against_seconds is not None else args.seconds
-            row["against"] = differential(copy, original, budget, seed=args.seed).to_json()
-        if not args.skip_own:
-            row["own"] = own_checks(copy, args.seconds, seed=args.seed).to_json()
-        row["checks"] = checks
-        shutil.rmtree(copy.parent, ignore_errors=True)
+        try:  # the copy goes even when the run is stopped part way
+            try:
+                load(copy)
+                row["check"] = "ok"
+            except Exception as exc:  # noqa: BLE001 - reported: a corpus mutant must pass ruleskit check
+                row["check"] = f"FAILS: {exc}"
+            if not args.skip_against:
+                budget = args.against_seconds if args.against_seconds is not None else args.seconds
+                row["against"] = differential(copy, original, budget, seed=args.seed).to_json()
+            if not args.skip_own:
+                row["own"] = own_checks(copy, args.seconds, seed=args.seed).to_json()
+            row["checks"] = checks
+        finally:
+            shutil.rmtree(copy.parent, ignore_errors=True)
         results.append(row)
         print(_line(row), flush=True)
         if args.json is not None:

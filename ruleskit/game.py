@@ -121,6 +121,7 @@ class Game:
     decision_checks: list[Any] = attrs.Factory(list)
     end_checks: list[Any] = attrs.Factory(list)
     check_properties: bool = False
+    properties_installed: bool = True  # False: built for play only; with_property_checks() builds them in
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
@@ -139,6 +140,8 @@ class Game:
     @property
     def code(self) -> str:
         """The Python code generated for the pack's programs ("" with the closure backend)."""
+        if self.generated is None and self.backend == "compiled":  # loaded from the cache: generate it again
+            return GameBuilder(self.source, self.backend, properties=False).build().code
         return self.generated.module_source() if self.generated is not None else ""
 
     def with_property_checks(self) -> Game:
@@ -146,7 +149,13 @@ class Game:
 
         Games of the pack itself skip them: normal play pays nothing for the checks.
         """
-        return self if self.check_properties else attrs.evolve(self, check_properties=True)
+        if self.check_properties:
+            return self
+        if not self.properties_installed:  # built for play: build it again with its properties attached
+            if isinstance(self.source, DeferredSource):  # from the cache: read it again, trees from the cache
+                return load(self.source.root, self.backend, check_properties=True)
+            return GameBuilder(self.source, self.backend, properties=True).build().with_property_checks()
+        return attrs.evolve(self, check_properties=True)
 
     @property
     def chain(self) -> list[str]:
@@ -187,23 +196,126 @@ def load(pack: str | Path, backend: str | None = None, cache: bool | None = None
     backend = backend or os.environ.get("RULESKIT_BACKEND") or "compiled"
     if backend not in BACKENDS:
         raise PackError(f"unknown backend '{backend}'", hint=did_you_mean(backend, BACKENDS))
-    from .lang.parsecache import TreeMemo, remembering
-    from .lang.parser import grammar_text
-    from .packs import PackReader, find_pack
-
     store = default_cache() if cache is not False else None
     with collector_paused():
+        if store is not None and backend == "compiled" and not check_properties:
+            return _load_compiled(pack, store)
+        from .lang.parsecache import TreeMemo, remembering
+        from .lang.parser import grammar_text
+        from .packs import PackReader, find_pack
+
         if store is None:
-            game = GameBuilder(PackReader().read(pack), backend).build()
+            game = GameBuilder(PackReader().read(pack), backend, check_properties).build()
             return game.with_property_checks() if check_properties else game
         # The parse trees of the pack's texts are the costly part of loading; keep them for the next process.
         entry = digest(str(find_pack(pack)))
         memo = TreeMemo(grammar_text(), store.get("trees", entry))
         with remembering(memo):
-            game = GameBuilder(PackReader().read(pack), backend).build()
+            game = GameBuilder(PackReader().read(pack), backend, check_properties).build()
     if memo.missed or memo.used.keys() != memo.stored.keys():
         store.put("trees", entry, memo.used)
     return game.with_property_checks() if check_properties else game
+
+
+def _load_compiled(pack: str | Path, store: Any) -> Game:
+    """A pack for play with generated code: the stored compiled game if its files are unchanged, else
+    compiled here (and stored for the next process). See ruleskit/programcache.py."""
+    from . import programcache
+
+    root = programcache.pack_folder(pack)
+    if root is not None:
+        game = programcache.fetch(store, programcache.entry_key(root, "compiled"), "compiled")
+        if game is not None:
+            return game
+    from .lang.parsecache import TreeMemo, remembering
+    from .lang.parser import grammar_text
+    from .packs import find_pack
+
+    root = find_pack(pack)  # and its errors
+    key = programcache.entry_key(root, "compiled")
+
+    entry = digest(str(root))
+    memo = TreeMemo(grammar_text(), store.get("trees", entry))
+    reader = programcache.recording_reader()
+    with remembering(memo):
+        game = GameBuilder(reader.read(root), "compiled", properties=False).build()
+    if memo.missed or memo.used.keys() != memo.stored.keys():
+        store.put("trees", entry, memo.used)
+    programcache.store(store, key, game, reader.files, reader.folders)  # type: ignore[attr-defined]
+    return game
+
+
+class DeferredSource:
+    """The source of a game loaded from the cache: what is known at once, and the rest read on demand."""
+
+    def __init__(self, root: Path, manifest: Any, chain: list[str], content_hash: str) -> None:
+        self.root = root
+        self.manifest = manifest
+        self.chain = chain
+        self.content_hash = content_hash
+        self._read: PackSource | None = None
+
+    def loaded(self) -> PackSource:
+        if self._read is None:
+            from .packs import PackReader
+
+            self._read = PackReader().read(self.root)
+        return self._read
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.loaded(), name)
+
+    def structured(self) -> DeferredDefinitions:
+        return DeferredDefinitions(self)
+
+
+class DeferredDefinitions(dict[str, Any]):
+    """A game's structured definitions, read from its pack the first time they are asked for."""
+
+    def __init__(self, source: DeferredSource) -> None:
+        super().__init__()
+        self._source: DeferredSource | None = source
+
+    def _fill(self) -> None:
+        if self._source is not None:
+            from .packs import structure_defs
+
+            source, self._source = self._source, None
+            self.update(structure_defs(source.loaded()))
+
+    def __getitem__(self, key: str) -> Any:
+        self._fill()
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._fill()
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._fill()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._fill()
+        return super().keys()
+
+    def items(self) -> Any:
+        self._fill()
+        return super().items()
+
+    def values(self) -> Any:
+        self._fill()
+        return super().values()
 
 
 @contextmanager
@@ -222,11 +334,12 @@ def collector_paused() -> Iterator[None]:
 class GameBuilder:
     """Turns a merged PackSource into a compiled Game."""
 
-    def __init__(self, source: PackSource, backend: str = "compiled") -> None:
+    def __init__(self, source: PackSource, backend: str = "compiled", properties: bool = True) -> None:
         from .packs import structure_defs
 
         self.source = source
         self.backend = backend
+        self.properties = properties  # attach the pack's properties (else they are only checked for errors)
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
@@ -282,7 +395,8 @@ class GameBuilder:
                 for name, e in defs["end"].items()]
         from .properties import install_properties
 
-        over_game = install_properties(compiler, program, actions, defs["properties"], self._origin)
+        over_game = install_properties(compiler, program, actions, defs["properties"], self._origin,
+                                       install=self.properties)
         invariants = {
             name: (self._expr(inv.check, inv.source, ("check",), f"invariant {name}"), inv.message or name, inv.source)
             for name, inv in defs["invariants"].items()
@@ -302,6 +416,7 @@ class GameBuilder:
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
             decision_checks=over_game["decision"], end_checks=over_game["end"],
+            properties_installed=self.properties,
         )
 
     # ------------------------------------------------------------- checks

@@ -34,11 +34,38 @@ _AT = {"decision": {"over": "bool"}, "end": {"reason": "str", "winners": "list:p
 
 def install_properties(compiler: EnsureCompiler, program: Program, actions: dict[str, CompiledAction],
                        defs: dict[str, PropertyDef],
-                       origin_of: Callable[[Source | None, tuple[str, ...]], Origin]) -> dict[str, list[Check]]:
+                       origin_of: Callable[[Source | None, tuple[str, ...]], Origin],
+                       install: bool = True) -> dict[str, list[Check]]:
     """Compile `defs`, attach them to the actions, hooks and procedures they follow, and wrap the hooks
-    and procedures that need a snapshot. Returns the checks over the game: {"decision": [...], "end": [...]}."""
+    and procedures that need a snapshot. Returns the checks over the game: {"decision": [...], "end": [...]}.
+
+    With `install=False` the properties are compiled for their errors only, and nothing is attached or
+    wrapped: a game that never checks them runs exactly the same code without them."""
+    compiler.discard_code = not install  # checked for errors only: no code to make
+    try:
+        over_game, after = _compile_properties(compiler, actions, defs, origin_of)
+    finally:
+        compiler.discard_code = False
+    if not install:
+        return {"decision": [], "end": []}
+    for action in actions.values():
+        action.checks = after.get(f"action {action.name}", [])
+    for proc_name, definition in compiler.proc_defs.items():
+        key = f"proc {proc_name}"
+        if key in after or key in compiler.old_users:
+            program.procs[proc_name] = checked_definition(
+                program.procs[proc_name], after.get(key, []), [p for p, _ in definition.params], None)
+    _wrap_hooks(compiler, program, after)
+    return over_game
+
+
+def _compile_properties(compiler: EnsureCompiler, actions: dict[str, CompiledAction], defs: dict[str, PropertyDef],
+                        origin_of: Callable[[Source | None, tuple[str, ...]], Origin],
+                        ) -> tuple[dict[str, list[Check]], dict[str, list[Check]]]:
+    """The checks over the game ({"decision": [...], "end": [...]}) and those after each action, hook
+    and procedure (by "action NAME", "hook NAME", "proc NAME")."""
     over_game: dict[str, list[Check]] = {"decision": [], "end": []}
-    after: dict[str, list[Check]] = {}  # by "action NAME", "hook NAME", "proc NAME"
+    after: dict[str, list[Check]] = {}
     hooks = {d.name: d for d in compiler.hook_defs}
     for name, prop in sorted(defs.items()):
         what = f"property {name}"
@@ -58,15 +85,7 @@ def install_properties(compiler: EnsureCompiler, program: Program, actions: dict
         target, names = _target(compiler, actions, hooks, prop, name)
         after.setdefault(target, []).append(
             compiler.compile_property(prop.check, origin, names, what, what, prop.message, old=True))
-    for action in actions.values():
-        action.checks = after.get(f"action {action.name}", [])
-    for proc_name, definition in compiler.proc_defs.items():
-        key = f"proc {proc_name}"
-        if key in after or key in compiler.old_users:
-            program.procs[proc_name] = checked_definition(
-                program.procs[proc_name], after.get(key, []), [p for p, _ in definition.params], None)
-    _wrap_hooks(compiler, program, after)
-    return over_game
+    return over_game, after
 
 
 def _target(compiler: EnsureCompiler, actions: dict[str, CompiledAction], hooks: dict[str, Any],

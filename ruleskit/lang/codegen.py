@@ -31,7 +31,7 @@ from lark import Token, Tree
 
 from ..model import ZoneRef
 from ..runtime.context import FRAME_LOCAL, MAX_DEPTH
-from . import builtins, support
+from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
 from .expressions import SPECIALS, unquote
@@ -112,6 +112,10 @@ def _locate(tree: ast.AST) -> None:
                 stack.extend(item for item in value if isinstance(item, ast.AST))
 
 
+def _discarded(*args: Any) -> Any:
+    raise AssertionError("code compiled only for its errors was called")
+
+
 CTX = "ctx"
 ENV = "E"
 DATA = "D"
@@ -179,6 +183,8 @@ class GeneratingCompiler(Compiler):
 
     def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True) -> Any:
         """Compile statements into `def f(ctx)` (or other parameters) and return the function."""
+        if self.discard_code:  # checked for its errors only: nothing will call it
+            return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
         start: list[ast.stmt] = [
@@ -1243,6 +1249,29 @@ class GeneratingCompiler(Compiler):
         item_bounds = {k: bounds_of(d.vars[field], f"'{field}'", model.item_kind)
                        for k, d in model.kinds.items() if field in d.vars}
         return base, field, player_bound, item_bounds
+
+    def t_shuffle_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        zone_node = node.children[0]
+        zone = self._gen_zone(zone_node, scope)
+        shuffle = self.constant(emitted.shuffle_zone, "shuffle")
+        return [ast.Expr(_call(shuffle, _name(CTX), zone, _const(self.where(zone_node)), _const(self.where(node))))]
+
+    # Closures of the reference backend that the generated code calls, made without a reference to this
+    # compiler so that a compiled pack can be stored (ruleskit/programcache.py).
+
+    def _zone(self, node: Tree, scope: Scope) -> Fn:
+        fn, type_name = self.compile_expr(node, scope)
+        if type_name != ANY and not type_name.startswith("zone:"):
+            raise self.error(node, f"expected a zone here, not a value of type {type_name}")
+        return emitted.zone_checker(fn, self.model, self.where(node))
+
+    def c_choose_one(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
+        who = self._chooser(node.children[0], scope)
+        source, source_type = self.compile_expr(node.children[1], scope)
+        prompt = self._prompt(node.children[2], "Choose one")
+        where = self.where(node)
+        options = emitted.choice_options(self.model, source, where, source_type == "list:player")
+        return self._decide(who, prompt, options, where), element_type(source_type)
 
     def t_log_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         value, _ = self.gen_expr(node.children[0], scope)

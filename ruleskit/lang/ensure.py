@@ -29,6 +29,8 @@ _OLD_FRAMES = ("action", "proc", "hook")
 class EnsureCompiler(DecisionCompiler):
     """Adds `ensure`, `old(...)` and compiled property checks to the compilers."""
 
+    discard_code = False  # True while compiling only for the errors (properties a game will not check)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.checking_depth = 0  # > 0 while compiling the condition of an ensure or a property

@@ -17,6 +17,9 @@ The index depends only on the pack and the number of players. In order:
    met, or option k past the choice slots) takes the next spare slot, in the
    engine's order, so every legal action stays playable; its meaning then
    varies from state to state.
+5. **Wait** (only for a pack with `anytime` actions): the last slot, offered
+   with a player's out-of-turn actions when the environment asks a player who
+   is not to decide whether to act now; it declines.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ class ActionIndex:
         self.choice_slots = max(1, min(MAX_CHOICE_SLOTS, most_options))
         self.spare_base = self.choice_base + self.choice_slots
         self.size = self.spare_base + SPARE_SLOTS
+        # The slot that declines an out-of-turn offer; None when the pack has no `anytime` action.
+        self.wait_slot: int | None = None
+        if any(action.anytime for action in game.actions.values()):
+            self.wait_slot = self.size
+            self.size += 1
 
     @staticmethod
     def enumerable_ids(game: Game, players: int) -> list[str]:
@@ -90,17 +98,19 @@ class ActionIndex:
                 state.apply(actions[rng.randrange(len(actions))])
         return seen, most
 
-    def slots(self, state: State, player: int) -> dict[int, Action]:
-        """The legal actions of `player` now, by their number in the index."""
+    def slots(self, state: State, player: int, out_of_turn: bool = False) -> dict[int, Action]:
+        """The legal actions of `player` now, by their number in the index (with `out_of_turn`, the
+        `anytime` actions it may take while another player is to decide; the wait slot is not included)."""
         result: dict[int, Action] = {}
         spare = self.spare_base
-        for k, action in enumerate(state.legal_actions(player)):
+        actions = state.out_of_turn_actions(player) if out_of_turn else state.legal_actions(player)
+        for k, action in enumerate(actions):
             if state.pending is not None:
                 slot = self.choice_base + k if k < self.choice_slots else None
             else:
                 slot = self.position.get(action.id)
             if slot is None or slot in result:
-                if spare >= self.size:
+                if spare >= self.spare_base + SPARE_SLOTS:
                     continue  # more unknown actions than spare slots: the rest cannot be chosen
                 slot, spare = spare, spare + 1
             result[slot] = action

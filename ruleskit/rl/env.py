@@ -4,6 +4,11 @@ Agents are `player_0` .. `player_{N-1}`. The agent to act is the player the
 engine waits for; at a simultaneous stage the players pick one after another,
 each seeing only its own view, so no one sees the others' secret picks.
 
+- out of turn: in a pack with `anytime` actions, before each decision every
+  other player who may act out of turn is asked first, in seat order: its mask
+  holds those actions and the wait slot (`index.wait_slot`), which declines.
+  An action taken out of turn starts the asking again; after
+  `MAX_OUT_OF_TURN_IN_A_ROW` of them the decider goes on, as with bots.
 - observation: `{"observation": float32 vector (see layout.py),
   "action_mask": int8 vector over the action index (see actions.py)}`;
   only the acting agent's mask has ones.
@@ -25,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..bots import MAX_OUT_OF_TURN_IN_A_ROW
 from ..errors import PackError
 from ..game import Game, load
 from ..mcts import rewards
@@ -94,13 +100,35 @@ class RulesEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._in_a_row = 0
         self._select_next()
 
-    def _select_next(self) -> None:
+    def _select_next(self, asked_after: int = -1) -> None:
+        """The next agent: a player offered its out-of-turn actions (seats after `asked_after` that have
+        some, in order), else the player to decide."""
         state = self.state_
         assert state is not None
-        if not state.is_terminal and self.decisions < self.max_decisions:
-            self.agent_selection = self.possible_agents[state.players_to_decide()[0]]
+        self._offer: int | None = None
+        if state.is_terminal or self.decisions >= self.max_decisions:
+            return
+        if self.index.wait_slot is not None and self._in_a_row < MAX_OUT_OF_TURN_IN_A_ROW:
+            offered = sorted({a.player for a in state.out_of_turn_actions() if a.player > asked_after})
+            if offered:
+                self._offer = offered[0]
+                self.agent_selection = self.possible_agents[offered[0]]
+                return
+        self.agent_selection = self.possible_agents[state.players_to_decide()[0]]
+
+    def legal_slots(self, agent: str) -> dict[int, Any]:
+        """The selected agent's legal actions by slot (the wait slot maps to None)."""
+        state = self.state_
+        assert state is not None
+        player = self.agent_name_mapping[agent]
+        if self._offer == player:
+            slots: dict[int, Any] = dict(self.index.slots(state, player, out_of_turn=True))
+            slots[self.index.wait_slot] = None  # type: ignore[index]
+            return slots
+        return dict(self.index.slots(state, player))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state_
@@ -109,7 +137,7 @@ class RulesEnv(AECEnv):
         mask = np.zeros(self.index.size, dtype=np.int8)
         deciding = not state.is_terminal and agent == self.agent_selection
         if deciding:
-            for slot in self.index.slots(state, player):
+            for slot in self.legal_slots(agent):
                 mask[slot] = 1
         pending_for_me = state.pending is not None and state.pending["player"] == player
         return {"observation": self.layout.encode(state.view(player), player, pending_for_me),
@@ -123,11 +151,18 @@ class RulesEnv(AECEnv):
         state = self.state_
         assert state is not None
         player = self.agent_name_mapping[agent]
-        legal = self.index.slots(state, player)
+        legal = self.legal_slots(agent)
         if action is None or int(action) not in legal:
             raise ValueError(f"action {action} is not legal for {agent} now; legal: {sorted(legal)}")
         self._cumulative_rewards[agent] = 0.0
-        state.apply(legal[int(action)])
+        chosen = legal[int(action)]
+        if chosen is None:  # declined to act out of turn: ask the next seat
+            self._select_next(asked_after=player)
+            self._accumulate_rewards()
+            return
+        out_of_turn = self._offer == player
+        state.apply(chosen, player)
+        self._in_a_row = self._in_a_row + 1 if out_of_turn else 0
         self.decisions += 1
         if state.is_terminal:
             values = rewards(state, None)

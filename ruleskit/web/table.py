@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ..bots import Bot, check_bot_names, derive_seed, make_bot
+from ..bots import Bot, check_bot_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import log_lines, pack_ref
@@ -106,18 +106,30 @@ class WebTable:
         self.events.append(Event(len(self.events) + 1, kind, texts, by))
 
     def advance(self) -> None:
-        """Let the bots decide until a human must, or the game ends."""
+        """Let the bots decide until a human must, or the game ends.
+
+        Before each decision a bot that is not to decide may take an `anytime` action, as in
+        `ruleskit play` (a bot takes part through its optional `intervene`).
+        """
+        seated: list[Any] = [self.bots.get(p) for p in range(self.state.players)]
+        in_a_row = 0
         while not self.state.is_terminal:
+            extra = out_of_turn_choice(self.state, seated, in_a_row)
+            if extra is not None:
+                self.apply(extra.id, extra.player)
+                in_a_row += 1
+                continue
+            in_a_row = 0
             player = self.state.players_to_decide()[0]
             bot = self.bots.get(player)
             if bot is None:
-                return
+                break
             self.apply(bot.choose(self.state, player).id, player)
         self.version += 1
 
     def apply(self, action_id: str, player: int) -> None:
         before = self.state
-        chosen = next((a for a in before.legal_actions(player) if a.id == action_id), None)
+        chosen = next((a for a in self.actions_of(before, player) if a.id == action_id), None)
         if chosen is None:
             raise Refusal(f"'{action_id}' is not one of {self.name(player)}'s actions now", 409)
         after = before.clone()
@@ -137,6 +149,13 @@ class WebTable:
         if after.is_terminal:
             self.add_event("end", [f"Game over: {after.result['reason'] if after.result else ''}"])
 
+    @staticmethod
+    def actions_of(state: State, seat: int) -> list[Any]:
+        """What `seat` may do now: its decision's actions, or else the `anytime` actions open to it."""
+        if seat in state.players_to_decide():
+            return state.legal_actions(seat)
+        return state.out_of_turn_actions(seat)
+
     def check_version(self, version: Any) -> None:
         if not isinstance(version, int) or isinstance(version, bool):
             raise Refusal("'version' must be the integer the page was sent")
@@ -151,7 +170,8 @@ class WebTable:
             self.check_version(version)
             if seat in self.bots:
                 raise Refusal(f"{self.name(seat)} is played by a bot", 403)
-            if seat not in self.state.players_to_decide():
+            if seat not in self.state.players_to_decide() and \
+                    all(a.id != action_id for a in self.state.out_of_turn_actions(seat)):
                 raise Refusal(f"it is not {self.name(seat)}'s decision now", 409)
             snapshot = Snapshot(seat, self.state, len(self.state.history), len(self.events))
             self.apply(action_id, seat)
@@ -198,6 +218,8 @@ class WebTable:
             view = state.view(seat)
             deciding = seat in deciders
             actions = state.legal_actions(seat) if deciding else []
+            # Out of turn, a seat may still take an `anytime` action while it waits.
+            anytime = state.out_of_turn_actions(seat) if not deciding and seat not in self.bots else []
             simultaneous = view["flow"].get("simultaneous")
             mine = simultaneous.get("mine") if simultaneous else None
             return {
@@ -213,6 +235,7 @@ class WebTable:
                 "waitingFor": [self.name(p) for p in deciders],
                 "prompt": view["pending"]["prompt"] if deciding and "pending" in view else None,
                 "actions": self.grouped(actions),
+                "outOfTurn": self.grouped(anytime),
                 "myPick": self.secret_picks.get(seat) if mine else None,
                 "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat], "by": e.by} for e in self.events[-FEED_LENGTH:]],
                 "canUndo": self.undo_refusal(seat) is None,

@@ -19,7 +19,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("data", ("ruleskit.schema", "ruleskit.tomlfile", "ruleskit.model")),
     ("runtime", ("ruleskit.runtime", "ruleskit.validation")),
     ("compiler", ("ruleskit.lang",)),
-    ("build", ("ruleskit.packs", "ruleskit.properties", "ruleskit.game")),
+    ("build", ("ruleskit.packs", "ruleskit.properties", "ruleskit.programcache", "ruleskit.game")),
 ]
 TOOLS = "tools"  # everything else: the front door, logs, bots, the command line, ...
 ORDER = [name for name, _ in LAYERS] + [TOOLS]

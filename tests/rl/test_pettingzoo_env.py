@@ -15,7 +15,7 @@ import ruleskit  # noqa: E402
 import ruleskit.rl  # noqa: E402
 
 PACKS = Path(__file__).resolve().parent.parent / "packs"
-CASES = [("ophir", 3), ("connect_four", 2), ("envoys", 3), (str(PACKS / "card_duel"), 3)]
+CASES = [("ophir", 3), ("connect_four", 2), ("envoys", 3), (str(PACKS / "card_duel"), 3), ("nereus", 2)]
 
 
 @pytest.mark.parametrize(("pack", "players"), CASES)
@@ -80,3 +80,41 @@ def test_the_example_evaluates_an_agent() -> None:
                           capture_output=True, text=True, cwd=root, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "central agent in seat 1" in done.stdout and "95% interval" in done.stdout
+
+
+def test_a_waiting_player_is_offered_its_anytime_actions_or_to_wait() -> None:
+    # Nereus lets a player sell gems at any time: before each decision the others are asked first.
+    env = ruleskit.rl.env("nereus", players=2)
+    env.reset(seed=1)
+    state = env.state_
+    assert state is not None and env.index.wait_slot == env.index.size - 1
+    rng = np.random.default_rng(0)
+    offers = declined = taken = 0
+    for _ in range(400):
+        if state.is_terminal:
+            break
+        agent = env.agent_selection
+        player = env.agent_name_mapping[agent]
+        mask = env.observe(agent)["action_mask"]
+        deciders = state.players_to_decide()
+        if player not in deciders:  # an offer: this player's out-of-turn actions and the wait slot
+            offers += 1
+            expected = {a.id for a in state.out_of_turn_actions(player)}
+            offered = {env.legal_slots(agent)[slot].id for slot in np.flatnonzero(mask) if slot != env.index.wait_slot}
+            assert offered == expected and mask[env.index.wait_slot] == 1
+            if offers % 2:
+                length = len(state.history)
+                env.step(env.index.wait_slot)
+                declined += 1
+                assert state.players_to_decide() == deciders and len(state.history) == length  # nothing happened
+                continue
+            slot = int(rng.choice([s for s in np.flatnonzero(mask) if s != env.index.wait_slot]))
+            action = env.legal_slots(agent)[slot]
+            env.step(slot)
+            taken += 1
+            assert state.history[-1]["player"] == player and state.history[-1]["action"] == action.id
+            assert state.players_to_decide() == deciders  # the game still waits for the same decision
+            continue
+        assert mask[env.index.wait_slot] == 0
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert declined and taken

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -222,3 +223,26 @@ def test_a_scenario_starts_every_game_and_sets_the_seats(served: Any) -> None:
     assert expected.players_to_decide() == [0]  # the human decides first: no bot has moved
     assert table.state.data == expected.data
     assert lobby.info()["scenario"] == scenario.name
+
+
+def test_a_waiting_seat_may_take_an_anytime_action(served: Any) -> None:
+    # Nereus lets a player sell gems at any time: the seat that waits is offered its sales and may make one.
+    table = served("nereus", ["human", "human"], seed=1)
+    rng = random.Random(0)
+    while not table.table.state.out_of_turn_actions():
+        assert table.play_randomly(rng) is not None
+    state = table.table.state
+    decider = state.players_to_decide()[0]
+    waiting = 1 - decider
+    offered = [o["id"] for group in table.payload(waiting)["outOfTurn"] for o in group["options"]]
+    assert offered == [a.id for a in state.out_of_turn_actions(waiting)]
+    assert table.payload(decider)["outOfTurn"] == []
+    not_offered = state.legal_actions(decider)[0].id
+    before = snapshot(table)
+    response = table.act(waiting, not_offered)
+    assert response.status_code == 409 and "decision now" in response.json()["error"]
+    assert snapshot(table) == before
+    assert table.act(waiting, offered[0]).status_code == 200
+    after = table.table.state
+    assert after.history[-1]["player"] == waiting and after.history[-1]["action"] == offered[0]
+    assert after.players_to_decide() == [decider]

@@ -220,20 +220,26 @@ function drawActions(payload) {
   if (!payload.deciding) {
     const parts = [el("p", { class: "waiting", text: `Waiting for ${payload.waitingFor.join(", ")}…` })];
     if (payload.myPick) parts.push(el("p", { text: `Your secret choice: ${payload.myPick}` }));
+    const anytime = payload.outOfTurn || [];
+    if (anytime.length) parts.push(el("div", { class: "prompt", text: "Meanwhile, you may:" }), ...actionGroups(anytime, null));
     box.replaceChildren(...parts);
     return;
   }
   const parts = [];
   if (payload.prompt) parts.push(el("div", { class: "prompt", text: payload.prompt }));
-  for (const group of payload.actions) {
+  parts.push(...actionGroups(payload.actions, payload.prompt));
+  box.replaceChildren(...parts);
+}
+
+function actionGroups(groups, prompt) {
+  return groups.map(group => {
     const options = el("div", { class: "options" });
     for (const option of group.options) {
       options.append(el("button", { type: "button", "data-action": option.id, text: option.label, onclick: () => act(option.id) }));
     }
-    const title = group.title === payload.prompt ? null : el("div", { class: "group-title", text: group.title });
-    parts.push(el("div", { class: "group" }, title, options));
-  }
-  box.replaceChildren(...parts);
+    const title = group.title === prompt ? null : el("div", { class: "group-title", text: group.title });
+    return el("div", { class: "group" }, title, options);
+  });
 }
 
 async function act(actionId) {
