@@ -1147,8 +1147,7 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         item = f"item_{self._count}"
         items = _call("loop_items", _name(CTX), source, _const(where))
-        steps = [ast.Expr(_call(_attr(_name(CTX), "tick"), _const(where))),
-                 ast.Assign([_store(self.local(var))], _name(item))]
+        steps = [*self._tick_at(where), ast.Assign([_store(self.local(var))], _name(item))]
         return [ast.For(ast.Name(item, ast.Store()), items, steps + body, [])]
 
     def t_require_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
