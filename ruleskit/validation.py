@@ -323,7 +323,24 @@ def _check_simul(game: Game, simul: Any, players: int, path: str) -> None:
         check_keys(where, pick, ("action", "args"))
         if pick["action"] not in game.actions:
             raise InvalidData(_at(where, "action"), f"unknown action {_short(pick['action'])}")
-        check_plain(_at(where, "args"), check_table(_at(where, "args"), pick["args"]))
+        args = check_table(_at(where, "args"), pick["args"])
+        check_plain(_at(where, "args"), args)
+        _check_pick_args(game, game.actions[pick["action"]], args, players, _at(where, "args"))
+
+
+def _check_pick_args(game: Game, action: Any, args: dict[str, Any], players: int, path: str) -> None:
+    """A secret pick's arguments: the action's parameters, each an item of its kind or a seat where typed so."""
+    names = [param.name for param in action.params]
+    if sorted(args) != sorted(names):
+        raise InvalidData(path, f"the arguments of '{action.name}' are {', '.join(names) or 'none'}, "
+                                f"not {', '.join(_short(k) for k in args) or 'none'}")
+    model = game.model
+    for param in action.params:
+        value = args[param.name]
+        if param.type == "player":
+            check_seat(_at(path, param.name), value, players)
+        elif param.type in model.kinds and value not in model.items_of(param.type, players):
+            raise InvalidData(_at(path, param.name), f"{_short(value)} is not an item of kind '{param.type}'")
 
 
 def _check_result(result: Any, players: int, path: str) -> None:
