@@ -68,7 +68,8 @@ class Ctx:
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.where = ""
-        self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
+        # The first legal action the flow found when it stopped, and the listing that goes on from it.
+        self.found: tuple[Any, Any] | None = None
         # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
         # Copy on write: the containers this job copied and may change in place. Everything else in

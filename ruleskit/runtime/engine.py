@@ -13,7 +13,7 @@ is plain data: the job, the answers, and the data the job started from.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
@@ -160,24 +160,42 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     The `anytime` actions come last, and only when the stage offers the player
     something else: they never make a decision point on their own.
     """
+    return list(iter_actions(game, data, player))
+
+
+def iter_actions(game: Game, data: dict[str, Any], player: int) -> Iterator[Action]:
+    """The actions of `enumerate_actions`, in the same order, each found only when the one before is taken.
+
+    The flow asks for the first only (whether the player can act at all); the
+    rest are listed when someone asks for them, and an error in a rule is
+    raised when the listing reaches it.
+    """
     stage = data["flow"]["stage"]
-    result = _offer(game, data, player, game.actions_by_stage.get(stage))
-    if result and game.anytime_by_stage.get(stage):
-        result.extend(enumerate_anytime(game, data, player))
-    return result
+    offered = False
+    for action in _offer(game, data, player, game.actions_by_stage.get(stage)):
+        offered = True
+        yield action
+    if offered and game.anytime_by_stage.get(stage):
+        yield from _offer(game, data, player, game.anytime_by_stage[stage])
+
+
+def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
+    """Whether `player` has a legal action in the current stage (the listing stops at the first)."""
+    return next(_offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])), None) is not None
 
 
 def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
     """The `anytime` actions `player` may take now, whether or not it is their decision."""
-    return _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"]))
+    return list(_offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"])))
 
 
-def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None) -> list[Action]:
-    result: list[Action] = []
+def _offer(game: Game, data: dict[str, Any], player: int,
+           actions: list[CompiledAction] | None) -> Iterator[Action]:
     if not actions:
-        return result
+        return
     flow = data["flow"]
     ctx = Ctx(game.program, data, player)
+    count = 0
     for action in actions:
         limit = action.limit
         if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
@@ -187,10 +205,14 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            _bind(game, ctx, action, 0, player, [], result)
+            for found in _bind(game, ctx, action, 0, player, []):
+                if count >= MAX_LEGAL_ACTIONS:
+                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+                count += 1
+                yield found
         elif _allowed(ctx, action):
-            result.append(_make_action(game, action, [], player))
-    return result
+            count += 1
+            yield _make_action(game, action, [], player)
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -221,8 +243,8 @@ def usage_key(action: CompiledAction, player: int) -> str:
     return f"{action.name}@{player}" if action.anytime else action.name
 
 
-def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
-          out: list[Action]) -> None:
+def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
+          values: list[Any]) -> Iterator[Action]:
     """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
     params = action.params
     env = {p.name: v for p, v in zip(params, values, strict=False)}
@@ -247,12 +269,74 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             env[name] = value
             ctx.env = env
             if _allowed(ctx, action):
-                if len(out) >= MAX_LEGAL_ACTIONS:
-                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
-                out.append(_make_action(game, action, [*values, value], player))
+                yield _make_action(game, action, [*values, value], player)
         else:
-            _bind(game, ctx, action, index + 1, player, [*values, value], out)
+            yield from _bind(game, ctx, action, index + 1, player, [*values, value])
             ctx.env = env
+
+
+# ---------------------------------------------------------------- one action by id
+
+
+def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> Action | None:
+    """The first action with id `wanted` that `enumerate_actions` would list, or None if it lists none.
+
+    An id names its action (`buy:ship_2,gold` is action `buy` bound to `ship_2`
+    and `gold`), so only that action's parameter combinations are bound and
+    checked, in the listing's order, following the id: the other actions'
+    rules are not run.
+    """
+    name, colon, rest = wanted.partition(":")
+    action = game.actions.get(name)
+    stage = data["flow"]["stage"]
+    if action is None or stage not in action.stages or bool(colon) != bool(action.params):
+        return None
+    if action.anytime and not has_action(game, data, player):
+        return None  # anytime actions are offered only beside the stage's own
+    if (action.limit.turn is not None or action.limit.visit is not None or action.limit.game is not None) \
+            and not _within_limits(action, data["flow"], player):
+        return None
+    ctx = Ctx(game.program, data, player)
+    if action.when is not None and not action.when(ctx):
+        return None
+    if not action.params:
+        return _make_action(game, action, [], player) if _allowed(ctx, action) else None
+    return _bind_id(game, ctx, action, 0, player, [], rest)
+
+
+def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
+             rest: str) -> Action | None:
+    """`_bind`, trying only the options whose id begins what is left of the wanted id (`rest`)."""
+    params = action.params
+    env = {p.name: v for p, v in zip(params, values, strict=False)}
+    ctx.env = env
+    param = params[index]
+    options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
+    seen: set[str] = set()
+    last = index + 1 == len(params)
+    for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)  # the option's id
+        if key in seen:
+            continue
+        seen.add(key)
+        ctx.steps += 1
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
+        if last:
+            if key != rest:
+                continue
+            env[param.name] = value
+            ctx.env = env
+            if _allowed(ctx, action):
+                return _make_action(game, action, [*values, value], player)
+        elif rest.startswith(key) and rest[len(key):len(key) + 1] == ",":
+            found = _bind_id(game, ctx, action, index + 1, player, [*values, value], rest[len(key) + 1:])
+            if found is not None:
+                return found
+            ctx.env = env
+    return None
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
@@ -420,7 +504,7 @@ def settle(game: Game, ctx: Ctx) -> None:
         simul = flow["simul"]
         if simul is not None:
             waiting = [p for p in simul["players"] if str(p) not in simul["picks"]]
-            able = [p for p in waiting if enumerate_actions(game, data, p)]
+            able = [p for p in waiting if has_action(game, data, p)]
             if len(able) < len(waiting):
                 simul["players"] = [p for p in simul["players"] if str(p) in simul["picks"] or p in able]
             if able:
@@ -430,9 +514,11 @@ def settle(game: Game, ctx: Ctx) -> None:
                 continue
             flow["simul"] = None
         else:
-            found = enumerate_actions(game, data, flow["active"])
-            if found:
-                ctx.found = found
+            # Only the first legal action is found here; the rest are listed when someone asks.
+            listing = iter_actions(game, data, flow["active"])
+            first = next(listing, None)
+            if first is not None:
+                ctx.found = (first, listing)
                 return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
