@@ -160,42 +160,50 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     The `anytime` actions come last, and only when the stage offers the player
     something else: they never make a decision point on their own.
     """
-    return list(iter_actions(game, data, player))
+    result: list[Action] = []
+    for found in iter_actions(game, data, player):
+        result.extend(found)
+    return result
 
 
-def iter_actions(game: Game, data: dict[str, Any], player: int) -> Iterator[Action]:
-    """The actions of `enumerate_actions`, in the same order, each found only when the one before is taken.
+def iter_actions(game: Game, data: dict[str, Any], player: int) -> Iterator[list[Action]]:
+    """The actions of `enumerate_actions` in the same order, one action's bindings at a time.
 
-    The flow asks for the first only (whether the player can act at all); the
-    rest are listed when someone asks for them, and an error in a rule is
-    raised when the listing reaches it.
+    An action's legal bindings are found only when the ones before are taken:
+    the flow asks for the first action that has any (whether the player can
+    act at all), and the rest are listed when someone asks for them, an error
+    in a rule being raised when the listing reaches it.
     """
     stage = data["flow"]["stage"]
     offered = False
-    for action in _offer(game, data, player, game.actions_by_stage.get(stage)):
+    for found in _offer(game, data, player, game.actions_by_stage.get(stage)):
         offered = True
-        yield action
+        yield found
     if offered and game.anytime_by_stage.get(stage):
         yield from _offer(game, data, player, game.anytime_by_stage[stage])
 
 
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
-    """Whether `player` has a legal action in the current stage (the listing stops at the first)."""
+    """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
     return next(_offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])), None) is not None
 
 
 def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
     """The `anytime` actions `player` may take now, whether or not it is their decision."""
-    return list(_offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"])))
+    result: list[Action] = []
+    for found in _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"])):
+        result.extend(found)
+    return result
 
 
 def _offer(game: Game, data: dict[str, Any], player: int,
-           actions: list[CompiledAction] | None) -> Iterator[Action]:
+           actions: list[CompiledAction] | None) -> Iterator[list[Action]]:
+    """For each of `actions` in turn that has legal bindings, the list of them."""
     if not actions:
         return
     flow = data["flow"]
     ctx = Ctx(game.program, data, player)
-    count = 0
+    count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
         limit = action.limit
         if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
@@ -205,14 +213,14 @@ def _offer(game: Game, data: dict[str, Any], player: int,
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            for found in _bind(game, ctx, action, 0, player, []):
-                if count >= MAX_LEGAL_ACTIONS:
-                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
-                count += 1
+            found: list[Action] = []
+            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            if found:
+                count += len(found)
                 yield found
         elif _allowed(ctx, action):
             count += 1
-            yield _make_action(game, action, [], player)
+            yield [_make_action(game, action, [], player)]
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -243,9 +251,12 @@ def usage_key(action: CompiledAction, player: int) -> str:
     return f"{action.name}@{player}" if action.anytime else action.name
 
 
-def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
-          values: list[Any]) -> Iterator[Action]:
-    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
+def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
+          out: list[Action], room: int) -> None:
+    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`).
+
+    `room` is how many more legal actions the decision may have before it has too many.
+    """
     params = action.params
     env = {p.name: v for p, v in zip(params, values, strict=False)}
     ctx.env = env
@@ -269,9 +280,11 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             env[name] = value
             ctx.env = env
             if _allowed(ctx, action):
-                yield _make_action(game, action, [*values, value], player)
+                if len(out) >= room:
+                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+                out.append(_make_action(game, action, [*values, value], player))
         else:
-            yield from _bind(game, ctx, action, index + 1, player, [*values, value])
+            _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
             ctx.env = env
 
 
@@ -514,7 +527,7 @@ def settle(game: Game, ctx: Ctx) -> None:
                 continue
             flow["simul"] = None
         else:
-            # Only the first legal action is found here; the rest are listed when someone asks.
+            # Only the first action with legal bindings is found here; the rest are listed when someone asks.
             listing = iter_actions(game, data, flow["active"])
             first = next(listing, None)
             if first is not None:

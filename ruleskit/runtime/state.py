@@ -29,15 +29,16 @@ FORMAT = 1
 class Listing:
     """The legal actions of a position, found as far as someone has needed them.
 
-    The flow finds the first (the player can act); the rest are listed on the
-    first call that needs them all. Clones share the listing, and so its result.
+    The flow finds the first action with legal bindings (the player can act);
+    the other actions are listed on the first call that needs them all. Clones
+    share the listing, and so its result.
     """
 
     __slots__ = ("actions", "rest")
 
-    def __init__(self, first: Action, rest: Iterator[Action]) -> None:
-        self.actions: list[Action] | None = [first]
-        self.rest: Iterator[Action] | None = rest
+    def __init__(self, first: list[Action], rest: Iterator[list[Action]]) -> None:
+        self.actions: list[Action] | None = list(first)
+        self.rest: Iterator[list[Action]] | None = rest
 
     def finish(self) -> list[Action] | None:
         """Every legal action; None if the listing failed before (list again from the start, for the error)."""
@@ -45,17 +46,18 @@ class Listing:
         if rest is not None and actions is not None:
             self.rest = None
             try:
-                actions.extend(rest)
+                for found in rest:
+                    actions.extend(found)
             except BaseException:
                 self.actions = None
                 raise
         return self.actions
 
     def find(self, wanted: str) -> tuple[Action | None, bool]:
-        """The first action with id `wanted`, listing on only while the listing is inside the action it names.
+        """The first action listed so far with id `wanted`, and whether that answer is final.
 
-        Also says whether the answer is final: False when the listing has not reached that action yet
-        (or failed before), so the action must be looked for on its own.
+        It is not when the listing has not reached the action the id names yet (or
+        failed before): that action must then be looked for on its own.
         """
         actions = self.actions
         if actions is None:
@@ -63,24 +65,9 @@ class Listing:
         for action in actions:
             if action.id == wanted:
                 return action, True
-        rest = self.rest
-        if rest is None:
-            return None, True
-        name = wanted.partition(":")[0]
-        if actions[-1].id.partition(":")[0] != name:
-            return None, False
-        try:
-            for action in rest:
-                actions.append(action)
-                if action.id == wanted:
-                    return action, True
-                if action.id.partition(":")[0] != name:
-                    return None, True
-        except BaseException:
-            self.actions = self.rest = None
-            raise
-        self.rest = None
-        return None, True
+        # Each action's bindings are listed together: if the last one listed is the action the id names,
+        # the id is not among its bindings.
+        return None, self.rest is None or actions[-1].id.partition(":")[0] == wanted.partition(":")[0]
 
 
 def reported(exc: BaseException) -> BaseException:
