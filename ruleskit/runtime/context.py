@@ -174,7 +174,12 @@ def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
     copied = flow.copy()
     if flow.keys() == _FLOW_KEYS and flow["simul"] is None and type(flow["usage"]) is dict \
             and type(flow["order"]) is list:
-        copied["usage"] = {scope: counts.copy() for scope, counts in flow["usage"].items()}
+        usage = flow["usage"]
+        if len(usage) == 3:  # turn, visit and game, as the engine makes them
+            copied["usage"] = {"turn": usage["turn"].copy(), "visit": usage["visit"].copy(),
+                               "game": usage["game"].copy()}
+        else:
+            copied["usage"] = {scope: counts.copy() for scope, counts in usage.items()}
         copied["order"] = flow["order"].copy()  # players' seats
         return copied
     for key, value in flow.items():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
@@ -161,26 +162,31 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     something else: they never make a decision point on their own.
     """
     result: list[Action] = []
-    for found in iter_actions(game, data, player):
+    for found in _offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])):
         result.extend(found)
+    if result:
+        result.extend(enumerate_anytime(game, data, player))
     return result
 
 
-def iter_actions(game: Game, data: dict[str, Any], player: int) -> Iterator[list[Action]]:
-    """The actions of `enumerate_actions` in the same order, one action's bindings at a time.
+def start_listing(game: Game, data: dict[str, Any],
+                  player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
+    """The first action's legal bindings, and the listing that goes on from there; None if there are none.
 
-    An action's legal bindings are found only when the ones before are taken:
-    the flow asks for the first action that has any (whether the player can
-    act at all), and the rest are listed when someone asks for them, an error
-    in a rule being raised when the listing reaches it.
+    The actions of `enumerate_actions`, in the same order, are listed one
+    action's bindings at a time, each only when the ones before are taken: the
+    flow needs the first (whether the player can act at all), the rest are
+    listed when someone asks for them, and an error in a rule is raised when
+    the listing reaches it.
     """
     stage = data["flow"]["stage"]
-    offered = False
-    for found in _offer(game, data, player, game.actions_by_stage.get(stage)):
-        offered = True
-        yield found
-    if offered and game.anytime_by_stage.get(stage):
-        yield from _offer(game, data, player, game.anytime_by_stage[stage])
+    listing = _offer(game, data, player, game.actions_by_stage.get(stage))
+    first = next(listing, None)
+    if first is None:
+        return None
+    anytime = game.anytime_by_stage.get(stage)
+    # The anytime actions' listing starts only when the stage's own are all listed.
+    return first, chain(listing, _offer(game, data, player, anytime)) if anytime else listing
 
 
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
@@ -258,10 +264,12 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     `room` is how many more legal actions the decision may have before it has too many.
     """
     params = action.params
-    env = {p.name: v for p, v in zip(params, values, strict=False)}
+    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
     param = params[index]
-    options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
+    options = param.options(ctx)
+    if type(options) is not list:
+        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
     last = index + 1 == len(params)
     name = param.name
@@ -321,10 +329,12 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
              rest: str) -> Action | None:
     """`_bind`, trying only the options whose id begins what is left of the wanted id (`rest`)."""
     params = action.params
-    env = {p.name: v for p, v in zip(params, values, strict=False)}
+    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
     param = params[index]
-    options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
+    options = param.options(ctx)
+    if type(options) is not list:
+        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
     last = index + 1 == len(params)
     for value in options:
@@ -448,11 +458,12 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
             raise RuleViolation(f"cannot afford {cost} {var}")
         ctx.own("pv", player)[var] -= cost
     usage = ctx.data["flow"]["usage"]
-    counted = usage_key(action, player)
-    usage["turn"][counted] = usage["turn"].get(counted, 0) + 1
-    usage["visit"][counted] = usage["visit"].get(counted, 0) + 1
     key = f"{name}@{player}"
-    usage["game"][key] = usage["game"].get(key, 0) + 1
+    counted = key if action.anytime else name  # usage_key(action, player)
+    turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
+    turn[counted] = turn.get(counted, 0) + 1
+    visit[counted] = visit.get(counted, 0) + 1
+    whole[key] = whole.get(key, 0) + 1
     ctx.data["flow"]["idle"] = 0
     if before is None:
         action.effect(ctx)
@@ -528,10 +539,9 @@ def settle(game: Game, ctx: Ctx) -> None:
             flow["simul"] = None
         else:
             # Only the first action with legal bindings is found here; the rest are listed when someone asks.
-            listing = iter_actions(game, data, flow["active"])
-            first = next(listing, None)
-            if first is not None:
-                ctx.found = (first, listing)
+            found = start_listing(game, data, flow["active"])
+            if found is not None:
+                ctx.found = found
                 return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
@@ -605,7 +615,8 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
         data["v"][name] = start_value(var)
     ctx.me = flow["active"]
     ctx.env = {}
-    game.program.emit(ctx, "turn_start", [flow["active"]])
+    if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
+        game.program.emit(ctx, "turn_start", [flow["active"]])
     if phase.on_turn_start is not nothing:
         ctx.env = {}
         phase.on_turn_start(ctx)
@@ -618,7 +629,8 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
     flow["simul"] = None
     ctx.me = flow["active"]
     ctx.env = {}
-    game.program.emit(ctx, "turn_end", [flow["active"]])
+    if "turn_end" in game.program.hooks:
+        game.program.emit(ctx, "turn_end", [flow["active"]])
     if phase.on_turn_end is not nothing:
         ctx.env = {}
         phase.on_turn_end(ctx)

@@ -37,7 +37,7 @@ class Listing:
     __slots__ = ("actions", "rest")
 
     def __init__(self, first: list[Action], rest: Iterator[list[Action]]) -> None:
-        self.actions: list[Action] | None = list(first)
+        self.actions: list[Action] | None = first
         self.rest: Iterator[list[Action]] | None = rest
 
     def finish(self) -> list[Action] | None:
@@ -197,6 +197,9 @@ class State:
             legal = self._legal = self._listed()
         if player is None:
             return list(legal)
+        if self.pending is not None or self._data["flow"]["simul"] is None:
+            # One player decides, and every legal action is theirs.
+            return list(legal) if legal and legal[0].player == player else []
         return [a for a in legal if a.player == player]
 
     def _listed(self) -> list[Action]:
@@ -339,11 +342,9 @@ class State:
             raise
         except RecursionError:
             raise BudgetExceeded("programs nested too deeply") from None
-        entry: dict[str, Any] = {"chance": ctx.chance[logged:]}
-        if chosen is not None:
-            entry = {"player": chosen.player, "action": chosen.id, **entry}
-        else:
-            entry = {"setup": True, **entry}
+        chance = ctx.chance[logged:] if logged else ctx.chance
+        entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
+            if chosen is not None else {"setup": True, "chance": chance}
         if ctx.messages:
             entry["messages"] = ctx.messages
         self._append_history(entry)
