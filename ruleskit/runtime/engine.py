@@ -242,7 +242,7 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
     limit = action.limit
     usage = flow["usage"]
-    key = usage_key(action, player)
+    key = f"{action.name}@{player}" if action.anytime else action.name  # usage_key(action, player)
     if limit.turn is not None and usage["turn"].get(key, 0) >= limit.turn:
         return False
     if limit.visit is not None and usage["visit"].get(key, 0) >= limit.visit:
