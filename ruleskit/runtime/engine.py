@@ -173,6 +173,8 @@ def start_listing(game: Game, data: dict[str, Any],
                   player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
     """The first action's legal bindings, and the listing that goes on from there; None if there are none.
 
+    In a stage with an action that is always legal, nothing is listed yet (the first list is empty).
+
     The actions of `enumerate_actions`, in the same order, are listed one
     action's bindings at a time, each only when the ones before are taken: the
     flow needs the first (whether the player can act at all), the rest are
@@ -181,9 +183,12 @@ def start_listing(game: Game, data: dict[str, Any],
     """
     stage = data["flow"]["stage"]
     listing = _offer(game, data, player, game.actions_by_stage.get(stage))
-    first = next(listing, None)
-    if first is None:
-        return None
+    first: list[Action] = []  # in an open stage an action is always legal: nothing needs to run to know it
+    if stage not in game.open_stages:
+        found = next(listing, None)
+        if found is None:
+            return None
+        first = found
     anytime = game.anytime_by_stage.get(stage)
     # The anytime actions' listing starts only when the stage's own are all listed.
     return first, chain(listing, _offer(game, data, player, anytime)) if anytime else listing
@@ -191,6 +196,8 @@ def start_listing(game: Game, data: dict[str, Any],
 
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
     """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
+    if data["flow"]["stage"] in game.open_stages:
+        return True
     return next(_offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])), None) is not None
 
 

@@ -67,7 +67,8 @@ class Listing:
                 return action, True
         # Each action's bindings are listed together: if the last one listed is the action the id names,
         # the id is not among its bindings.
-        return None, self.rest is None or actions[-1].id.partition(":")[0] == wanted.partition(":")[0]
+        return None, self.rest is None or (bool(actions) and
+                                           actions[-1].id.partition(":")[0] == wanted.partition(":")[0])
 
 
 def reported(exc: BaseException) -> BaseException:

@@ -113,3 +113,30 @@ def test_an_error_in_a_later_action_is_raised_by_the_listing_located(tmp_path: P
     # An id that is not legal lists everything to say what is: the error comes out, located.
     with pytest.raises(ProgramError, match="out of range"):
         state.apply("nothing")
+
+
+def _broken_first(score_when: str | None) -> str:
+    """The tiny game with the broken action declared before `score` (which may have a `when` of its own)."""
+    head, score = TINY_GAME.split("[actions.score]")
+    peek = '[actions.peek]\nstage = "main"\nwhen = "broken(me)"\neffect = "end turn"\n\n'
+    if score_when is not None:
+        score = score.replace('stage = "main"\n', f'stage = "main"\nwhen = "{score_when}"\n', 1)
+    return head + peek + "[actions.score]" + score
+
+
+def test_a_stage_with_an_action_always_legal_runs_no_rule_to_know_the_player_can_act(tmp_path: Path) -> None:
+    # `score` has no parameters, `when`, cost, `require` or limit: the broken `when` before it waits for a listing.
+    root = write_pack(tmp_path / "open", game=_broken_first(None), rules=BROKEN_RULES)
+    state = ruleskit.load(root).new_game(players=2, seed=1)
+    state.apply("score")
+    with pytest.raises(ProgramError, match="out of range") as caught:
+        state.legal_actions()
+    assert caught.value.line == line_of(root / "rules.rk", "rule broken")
+
+
+def test_the_flow_still_runs_the_rules_it_needs_to_know_the_player_can_act(tmp_path: Path) -> None:
+    # With a `when` on `score`, the flow must run the broken `when` declared first: the error comes from new_game.
+    root = write_pack(tmp_path / "closed", game=_broken_first("me.points >= 0"), rules=BROKEN_RULES)
+    with pytest.raises(ProgramError, match="out of range") as caught:
+        ruleskit.load(root).new_game(players=2, seed=1)
+    assert caught.value.line == line_of(root / "rules.rk", "rule broken")
