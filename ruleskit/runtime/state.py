@@ -198,9 +198,6 @@ class State:
             legal = self._legal = self._listed()
         if player is None:
             return list(legal)
-        if self.pending is not None or self._data["flow"]["simul"] is None:
-            # One player decides, and every legal action is theirs.
-            return list(legal) if legal and legal[0].player == player else []
         return [a for a in legal if a.player == player]
 
     def _listed(self) -> list[Action]:
