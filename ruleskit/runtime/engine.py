@@ -173,13 +173,12 @@ def start_listing(game: Game, data: dict[str, Any],
                   player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
     """The first action's legal bindings, and the listing that goes on from there; None if there are none.
 
-    In a stage with an action that is always legal, nothing is listed yet (the first list is empty).
-
     The actions of `enumerate_actions`, in the same order, are listed one
     action's bindings at a time, each only when the ones before are taken: the
     flow needs the first (whether the player can act at all), the rest are
     listed when someone asks for them, and an error in a rule is raised when
-    the listing reaches it.
+    the listing reaches it. In a stage with an action that is always legal,
+    nothing is listed yet (the first list is empty).
     """
     stage = data["flow"]["stage"]
     listing = _offer(game, data, player, game.actions_by_stage.get(stage))
