@@ -127,6 +127,8 @@ class Game:
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
+    # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).
+    open_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
@@ -136,6 +138,9 @@ class Game:
         self.anytime_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and a.anytime]
                                  for stage in self.stages}
         self.turn_vars = [(name, var) for name, var in self.model.game_vars.items() if var.owner == "turn"]
+        self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
+            not a.params and a.when is None and not a.costs and not a.requires
+            and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}
 
     @property
     def code(self) -> str:

@@ -72,7 +72,8 @@ class Ctx:
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.where = ""
-        self.found: list[Any] | None = None  # the legal actions the flow found when it stopped
+        # The first legal action the flow found when it stopped, and the listing that goes on from it.
+        self.found: tuple[Any, Any] | None = None
         # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
         # Copy on write: the containers this job copied and may change in place. Everything else in
@@ -195,7 +196,12 @@ def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
     copied = flow.copy()
     if flow.keys() == _FLOW_KEYS and flow["simul"] is None and type(flow["usage"]) is dict \
             and type(flow["order"]) is list:
-        copied["usage"] = {scope: counts.copy() for scope, counts in flow["usage"].items()}
+        usage = flow["usage"]
+        if len(usage) == 3:  # turn, visit and game, as the engine makes them
+            copied["usage"] = {"turn": usage["turn"].copy(), "visit": usage["visit"].copy(),
+                               "game": usage["game"].copy()}
+        else:
+            copied["usage"] = {scope: counts.copy() for scope, counts in usage.items()}
         copied["order"] = flow["order"].copy()  # players' seats
         return copied
     for key, value in flow.items():

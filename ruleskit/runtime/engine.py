@@ -13,7 +13,8 @@ is plain data: the job, the answers, and the data the job started from.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
@@ -160,24 +161,61 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     The `anytime` actions come last, and only when the stage offers the player
     something else: they never make a decision point on their own.
     """
-    stage = data["flow"]["stage"]
-    result = _offer(game, data, player, game.actions_by_stage.get(stage))
-    if result and game.anytime_by_stage.get(stage):
+    result: list[Action] = []
+    for found in _offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])):
+        result.extend(found)
+    if result:
         result.extend(enumerate_anytime(game, data, player))
     return result
 
 
+def start_listing(game: Game, data: dict[str, Any],
+                  player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
+    """The first action's legal bindings, and the listing that goes on from there; None if there are none.
+
+    The actions of `enumerate_actions`, in the same order, are listed one
+    action's bindings at a time, each only when the ones before are taken: the
+    flow needs the first (whether the player can act at all), the rest are
+    listed when someone asks for them, and an error in a rule is raised when
+    the listing reaches it. In a stage with an action that is always legal,
+    nothing is listed yet (the first list is empty).
+    """
+    stage = data["flow"]["stage"]
+    listing = _offer(game, data, player, game.actions_by_stage.get(stage))
+    first: list[Action] = []  # in an open stage an action is always legal: nothing needs to run to know it
+    if stage not in game.open_stages:
+        found = next(listing, None)
+        if found is None:
+            return None
+        first = found
+    anytime = game.anytime_by_stage.get(stage)
+    # The anytime actions' listing starts only when the stage's own are all listed.
+    return first, chain(listing, _offer(game, data, player, anytime)) if anytime else listing
+
+
+def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
+    """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
+    if data["flow"]["stage"] in game.open_stages:
+        return True
+    return next(_offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])), None) is not None
+
+
 def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
     """The `anytime` actions `player` may take now, whether or not it is their decision."""
-    return _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"]))
-
-
-def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None) -> list[Action]:
     result: list[Action] = []
+    for found in _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"])):
+        result.extend(found)
+    return result
+
+
+def _offer(game: Game, data: dict[str, Any], player: int,
+           actions: list[CompiledAction] | None) -> Iterator[list[Action]]:
+    """For each of `actions` in turn that has legal bindings, the list of them."""
     if not actions:
-        return result
+        return
     flow = data["flow"]
     ctx = Ctx(game.program, data, player)
+    count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
         limit = action.limit
         if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
@@ -187,10 +225,14 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            _bind(game, ctx, action, 0, player, [], result)
+            found: list[Action] = []
+            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            if found:
+                count += len(found)
+                yield found
         elif _allowed(ctx, action):
-            result.append(_make_action(game, action, [], player))
-    return result
+            count += 1
+            yield [_make_action(game, action, [], player)]
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -206,7 +248,7 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
     limit = action.limit
     usage = flow["usage"]
-    key = usage_key(action, player)
+    key = f"{action.name}@{player}" if action.anytime else action.name  # usage_key(action, player)
     if limit.turn is not None and usage["turn"].get(key, 0) >= limit.turn:
         return False
     if limit.visit is not None and usage["visit"].get(key, 0) >= limit.visit:
@@ -222,13 +264,18 @@ def usage_key(action: CompiledAction, player: int) -> str:
 
 
 def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
-          out: list[Action]) -> None:
-    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`)."""
+          out: list[Action], room: int) -> None:
+    """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`).
+
+    `room` is how many more legal actions the decision may have before it has too many.
+    """
     params = action.params
-    env = {p.name: v for p, v in zip(params, values, strict=False)}
+    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
     param = params[index]
-    options = as_list(game.model, ctx.data, param.options(ctx), f"action {action.name} parameter {param.name}")
+    options = param.options(ctx)
+    if type(options) is not list:
+        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
     seen: set[str] = set()
     last = index + 1 == len(params)
     name = param.name
@@ -247,12 +294,78 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             env[name] = value
             ctx.env = env
             if _allowed(ctx, action):
-                if len(out) >= MAX_LEGAL_ACTIONS:
+                if len(out) >= room:
                     raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
                 out.append(_make_action(game, action, [*values, value], player))
         else:
-            _bind(game, ctx, action, index + 1, player, [*values, value], out)
+            _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
             ctx.env = env
+
+
+# ---------------------------------------------------------------- one action by id
+
+
+def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> Action | None:
+    """The first action with id `wanted` that `enumerate_actions` would list, or None if it lists none.
+
+    An id names its action (`buy:ship_2,gold` is action `buy` bound to `ship_2`
+    and `gold`), so only that action's parameter combinations are bound and
+    checked, in the listing's order, following the id: the other actions'
+    rules are not run.
+    """
+    name, colon, rest = wanted.partition(":")
+    action = game.actions.get(name)
+    stage = data["flow"]["stage"]
+    if action is None or stage not in action.stages or bool(colon) != bool(action.params):
+        return None
+    if action.anytime and not has_action(game, data, player):
+        return None  # anytime actions are offered only beside the stage's own
+    if (action.limit.turn is not None or action.limit.visit is not None or action.limit.game is not None) \
+            and not _within_limits(action, data["flow"], player):
+        return None
+    ctx = Ctx(game.program, data, player)
+    if action.when is not None and not action.when(ctx):
+        return None
+    if not action.params:
+        return _make_action(game, action, [], player) if _allowed(ctx, action) else None
+    return _bind_id(game, ctx, action, 0, player, [], rest)
+
+
+def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
+             rest: str) -> Action | None:
+    """`_bind`, trying only the options whose id begins what is left of the wanted id (`rest`)."""
+    params = action.params
+    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
+    ctx.env = env
+    param = params[index]
+    options = param.options(ctx)
+    if type(options) is not list:
+        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+    seen: set[str] = set()
+    last = index + 1 == len(params)
+    for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)  # the option's id
+        if key in seen:
+            continue
+        seen.add(key)
+        ctx.steps += 1
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
+        if last:
+            if key != rest:
+                continue
+            env[param.name] = value
+            ctx.env = env
+            if _allowed(ctx, action):
+                return _make_action(game, action, [*values, value], player)
+        elif rest.startswith(key) and rest[len(key):len(key) + 1] == ",":
+            found = _bind_id(game, ctx, action, index + 1, player, [*values, value], rest[len(key) + 1:])
+            if found is not None:
+                return found
+            ctx.env = env
+    return None
 
 
 def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
@@ -351,11 +464,12 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
             raise RuleViolation(f"cannot afford {cost} {var}")
         ctx.own("pv", player)[var] -= cost
     usage = ctx.data["flow"]["usage"]
-    counted = usage_key(action, player)
-    usage["turn"][counted] = usage["turn"].get(counted, 0) + 1
-    usage["visit"][counted] = usage["visit"].get(counted, 0) + 1
     key = f"{name}@{player}"
-    usage["game"][key] = usage["game"].get(key, 0) + 1
+    counted = key if action.anytime else name  # usage_key(action, player)
+    turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
+    turn[counted] = turn.get(counted, 0) + 1
+    visit[counted] = visit.get(counted, 0) + 1
+    whole[key] = whole.get(key, 0) + 1
     ctx.data["flow"]["idle"] = 0
     if before is None:
         action.effect(ctx)
@@ -420,7 +534,7 @@ def settle(game: Game, ctx: Ctx) -> None:
         simul = flow["simul"]
         if simul is not None:
             waiting = [p for p in simul["players"] if str(p) not in simul["picks"]]
-            able = [p for p in waiting if enumerate_actions(game, data, p)]
+            able = [p for p in waiting if has_action(game, data, p)]
             if len(able) < len(waiting):
                 simul["players"] = [p for p in simul["players"] if str(p) in simul["picks"] or p in able]
             if able:
@@ -430,8 +544,9 @@ def settle(game: Game, ctx: Ctx) -> None:
                 continue
             flow["simul"] = None
         else:
-            found = enumerate_actions(game, data, flow["active"])
-            if found:
+            # Only the first action with legal bindings is found here; the rest are listed when someone asks.
+            found = start_listing(game, data, flow["active"])
+            if found is not None:
                 ctx.found = found
                 return
         # Nobody can act here: the turn passes on by itself.
@@ -506,7 +621,8 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
         data["v"][name] = start_value(var)
     ctx.me = flow["active"]
     ctx.env = {}
-    game.program.emit(ctx, "turn_start", [flow["active"]])
+    if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
+        game.program.emit(ctx, "turn_start", [flow["active"]])
     if phase.on_turn_start is not nothing:
         ctx.env = {}
         phase.on_turn_start(ctx)
@@ -519,7 +635,8 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
     flow["simul"] = None
     ctx.me = flow["active"]
     ctx.env = {}
-    game.program.emit(ctx, "turn_end", [flow["active"]])
+    if "turn_end" in game.program.hooks:
+        game.program.emit(ctx, "turn_end", [flow["active"]])
     if phase.on_turn_end is not nothing:
         ctx.env = {}
         phase.on_turn_end(ctx)

@@ -10,7 +10,7 @@ and a clone shares everything until one side changes it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
@@ -18,12 +18,70 @@ from ..validation import check_state
 from .checks import check_decision
 from .context import Ctx, Suspend, fork
 from .data import copy_data
-from .engine import Action, enumerate_actions, enumerate_anytime, initial_data, run_job
+from .engine import Action, enumerate_actions, enumerate_anytime, find_action, initial_data, run_job
 
 if TYPE_CHECKING:
     from ..game import Game
 
 FORMAT = 1
+
+
+class Listing:
+    """The legal actions of a position, found as far as someone has needed them.
+
+    The flow finds the first action with legal bindings (the player can act);
+    the other actions are listed on the first call that needs them all. Clones
+    share the listing, and so its result.
+    """
+
+    __slots__ = ("actions", "rest")
+
+    def __init__(self, first: list[Action], rest: Iterator[list[Action]]) -> None:
+        self.actions: list[Action] | None = first
+        self.rest: Iterator[list[Action]] | None = rest
+
+    def finish(self) -> list[Action] | None:
+        """Every legal action; None if the listing failed before (list again from the start, for the error)."""
+        rest, actions = self.rest, self.actions
+        if rest is not None and actions is not None:
+            self.rest = None
+            try:
+                for found in rest:
+                    actions.extend(found)
+            except BaseException:
+                self.actions = None
+                raise
+        return self.actions
+
+    def find(self, wanted: str) -> tuple[Action | None, bool]:
+        """The first action listed so far with id `wanted`, and whether that answer is final.
+
+        It is not when the listing has not reached the action the id names yet (or
+        failed before): that action must then be looked for on its own.
+        """
+        actions = self.actions
+        if actions is None:
+            return None, False
+        for action in actions:
+            if action.id == wanted:
+                return action, True
+        # Each action's bindings are listed together: if the last one listed is the action the id names,
+        # the id is not among its bindings.
+        return None, self.rest is None or (bool(actions) and
+                                           actions[-1].id.partition(":")[0] == wanted.partition(":")[0])
+
+
+def reported(exc: BaseException) -> BaseException:
+    """The error a decision reports for one raised while running the pack: located, in the engine's terms."""
+    if isinstance(exc, IllegalAction):
+        return exc
+    if isinstance(exc, RuleViolation):
+        return IllegalAction(f"not allowed: {exc.message}")
+    if isinstance(exc, ProgramError | BudgetExceeded):
+        return locate(type(exc)(exc.message))
+    if isinstance(exc, RecursionError):
+        return BudgetExceeded("programs nested too deeply")
+    return exc
 
 
 class State:
@@ -44,7 +102,7 @@ class State:
         self._history = history
         self._history_length = len(history)
         self.messages: list[str] = []
-        self._legal: list[Action] | None = None
+        self._legal: list[Action] | Listing | None = None
 
     @property
     def data(self) -> dict[str, Any]:
@@ -135,11 +193,27 @@ class State:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The decisions open now (for one player, if given)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
+        legal = self._legal
+        if type(legal) is not list:
+            legal = self._legal = self._listed()
         if player is None:
-            return list(self._legal)
-        return [a for a in self._legal if a.player == player]
+            return list(legal)
+        return [a for a in legal if a.player == player]
+
+    def _listed(self) -> list[Action]:
+        """Every legal action, finishing the listing the flow began, with errors reported as `apply` reports them."""
+        legal = self._legal
+        try:
+            if isinstance(legal, Listing):
+                found = legal.finish()
+                if found is not None:
+                    return found
+            return self._compute_legal()
+        except (RulesError, RecursionError) as exc:
+            error = reported(exc)
+            if error is exc:
+                raise
+            raise error from None
 
     def out_of_turn_actions(self, player: int | None = None) -> list[Action]:
         """The `anytime` actions open now to players who are not to decide (to one of them, if given).
@@ -204,11 +278,24 @@ class State:
         flow = self._data["flow"]
         if self.pending is None and flow["simul"] is None and (player is None or player == flow["active"]):
             # One player to decide, every legal action theirs: the first with this id is the only one.
-            if self._legal is None:
-                self._legal = self._compute_legal()
-            for found in self._legal:
-                if found.id == wanted_id:
-                    return found
+            known = self._legal
+            if type(known) is list:
+                for found in known:
+                    if found.id == wanted_id:
+                        return found
+            else:
+                # Not listed yet: list on only inside the action the id names, or bind that action alone.
+                try:
+                    searched, final = known.find(wanted_id) if isinstance(known, Listing) else (None, False)
+                    if not final:
+                        searched = find_action(self.game, self._data, flow["active"], wanted_id)
+                except (RulesError, RecursionError) as exc:
+                    error = reported(exc)
+                    if error is exc:
+                        raise
+                    raise error from None
+                if searched is not None:
+                    return searched
         deciders = self.players_to_decide()
         if player is not None and player not in deciders:
             outside = [a for a in self.out_of_turn_actions(player) if a.id == wanted_id]
@@ -253,11 +340,9 @@ class State:
             raise
         except RecursionError:
             raise BudgetExceeded("programs nested too deeply") from None
-        entry: dict[str, Any] = {"chance": ctx.chance[logged:]}
-        if chosen is not None:
-            entry = {"player": chosen.player, "action": chosen.id, **entry}
-        else:
-            entry = {"setup": True, **entry}
+        chance = ctx.chance[logged:] if logged else ctx.chance
+        entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
+            if chosen is not None else {"setup": True, "chance": chance}
         if ctx.messages:
             entry["messages"] = ctx.messages
         self._append_history(entry)
@@ -266,7 +351,8 @@ class State:
         # While a decision is pending, the effects so far are what the players see.
         self._data = data
         self._shared = True  # the containers the job did not change are the base's
-        self._legal = ctx.found if pending is None and data["result"] is None else None
+        found = ctx.found if pending is None and data["result"] is None else None
+        self._legal = Listing(*found) if found is not None else None
 
     # ------------------------------------------------------------- copies, JSON, views
 
