@@ -49,18 +49,19 @@ def test_apply_by_id_without_listing_gives_the_same_game(pack: str | Path, playe
             if step % 14 == 0 and step:
                 wrong = taken[chooser.randrange(step)][0]
             if wrong not in legal and wrong not in [a.id for a in listed.out_of_turn_actions()]:
-                before = unlisted.dumps()
+                before = unlisted.dumps(history=False), len(unlisted.history)
                 with pytest.raises(IllegalAction) as from_listed:
                     listed.clone().apply(wrong)
                 with pytest.raises(IllegalAction) as from_unlisted:
                     unlisted.apply(wrong)
                 assert from_unlisted.value.message == from_listed.value.message
-                assert unlisted.dumps() == before
+                assert (unlisted.dumps(history=False), len(unlisted.history)) == before
                 wrong_tried += 1
         listed.apply(action_id, player=player)
         unlisted.apply(action_id, player=player)
-        assert unlisted.dumps() == listed.dumps()
+        assert unlisted.raw == listed.raw and unlisted.pending == listed.pending
         assert unlisted.messages == listed.messages
+    assert unlisted.dumps() == listed.dumps()  # the whole history too
     assert unlisted.result == listed.result is not None
     assert wrong_tried > 0
 
