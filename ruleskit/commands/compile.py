@@ -8,7 +8,8 @@ from pathlib import Path
 
 NAME = "compile"
 HELP = ("Compile a pack's rule-language programs to Python code and print it (--emit) or write it to a file "
-        "(--out); the code is for reading: ruleskit compiles it again whenever the pack is loaded.")
+        "(--out); the code is for reading: a load generates its own (and keeps it in the load cache until a "
+        "pack file changes).")
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
