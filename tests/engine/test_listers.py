@@ -1,0 +1,108 @@
+"""Each action's own lister (compiled backend) against `_bind` (closure backend): the same listing and errors.
+
+The compiled backend lists an action with one or two parameters with a lister
+made for it; the closure backend keeps the generic binding. Both must give the
+same actions in the same order, skip the same repeated options, charge the same
+steps and stop with the same located errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_support import TINY_GAME, write_pack
+
+import ruleskit
+from ruleskit import ProgramError
+from ruleskit.errors import BudgetExceeded
+from ruleskit.runtime.engine import MAX_LEGAL_ACTIONS
+
+BACKENDS = ("compiled", "closures")
+
+# `pair`: two parameters, the second's options read the first, options repeated at both levels, a `require`
+# and a cost; `one`: a single parameter with repeats and a `require`.
+PAIRS = """
+[actions.pair]
+stage = "main"
+label = "Pair {a} {b}"
+params = { a = "[2, 1, 2, 3, 1, 0]", b = "[a, a + 1, a, 4 - a]" }
+require = [{ check = "a + b != 4", message = "not four" }]
+cost = { points = "a" }
+effect = "end turn"
+
+[actions.one]
+stage = "main"
+params = { n = "[3, 1, 3, 2, 1]" }
+require = [{ check = "n != 2", message = "not two" }]
+effect = "end turn"
+"""
+
+
+def _game(tmp_path: Path, backend: str, extra: str) -> ruleskit.Game:
+    root = tmp_path / "pack"
+    if not root.exists():
+        write_pack(root, game=TINY_GAME.replace("[end.enough]", extra + "\n[end.enough]"))
+    return ruleskit.load(root, backend=backend, cache=False)
+
+
+def _listing(game: ruleskit.Game) -> list[tuple[str, str, int, dict]]:
+    state = game.new_game(players=2, seed=3)
+    return [(a.id, a.label, a.player, a.payload) for a in state.legal_actions()]
+
+
+def test_one_and_two_parameters_list_the_same_actions_as_the_reference(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, PAIRS) for backend in BACKENDS)
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    ids = [row[0] for row in listed]
+    # Points start at 0: only a = 0 is affordable; b in [0, 1, 0, 4] without the repeat, 0 + 4 refused.
+    assert ids == ["score", "pair:0,0", "pair:0,1", "one:3", "one:1"]
+    assert compiled.listers["pair"] is not None and compiled.listers["one"] is not None
+    assert not closures.listers  # the reference never makes one
+
+
+def test_the_same_action_objects_are_handed_out_again(tmp_path: Path) -> None:
+    game = _game(tmp_path, "compiled", PAIRS)
+    state = game.new_game(players=2, seed=3)
+    first = state.legal_actions()
+    again = game.new_game(players=2, seed=3).legal_actions()
+    assert all(a is b for a, b in zip(first, again, strict=True))
+
+
+TOO_MANY = """
+[actions.grid]
+stage = "main"
+params = { x = "range(200)", y = "range(200)" }
+effect = "end turn"
+"""
+
+
+def test_too_many_bindings_is_the_same_error(tmp_path: Path) -> None:
+    messages = []
+    for backend in BACKENDS:
+        state = _game(tmp_path, backend, TOO_MANY).new_game(players=2, seed=1)
+        with pytest.raises(ProgramError, match=f"more than {MAX_LEGAL_ACTIONS} legal actions") as caught:
+            state.legal_actions()
+        messages.append((str(caught.value), caught.value.file, caught.value.line))
+    assert messages[0] == messages[1]
+    assert "action grid" in messages[0][0]
+
+
+OVER_BUDGET = """
+[actions.many]
+stage = "main"
+params = { x = "range(10000)", y = "range(30)" }
+require = [{ check = "x < 0", message = "never" }]
+effect = "end turn"
+"""
+
+
+def test_the_step_budget_stops_both_at_the_same_place(tmp_path: Path) -> None:
+    messages = []
+    for backend in BACKENDS:
+        state = _game(tmp_path, backend, OVER_BUDGET).new_game(players=2, seed=1)
+        with pytest.raises(BudgetExceeded, match="step budget") as caught:
+            state.legal_actions()
+        messages.append((str(caught.value), caught.value.file, caught.value.line))
+    assert messages[0] == messages[1]
