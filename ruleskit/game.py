@@ -122,6 +122,9 @@ class Game:
     end_checks: list[Any] = attrs.Factory(list)
     check_properties: bool = False
     properties_installed: bool = True  # False: built for play only; with_property_checks() builds them in
+    # Whether the end conditions may read the flow (`active`, `turn_number`, a var reset each turn...), found
+    # from their names at load (lang/reads.py): if not, a turn passing with no pack code run cannot change them.
+    ends_read_flow: bool = True
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
@@ -398,7 +401,14 @@ class GameBuilder:
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
         ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
                 for name, e in defs["end"].items()]
+        from .lang.reads import reads_flow
         from .properties import install_properties
+
+        snippets = [e.when for e in defs["end"].values()]
+        for zone in model.zones.values():  # a zone's capacity or `shows` runs when a condition reads the zone
+            snippets += [zone.capacity, zone.shows]
+        ends_read_flow = reads_flow(snippets, self.source.definitions.values(),
+                                    [name for name, var in model.game_vars.items() if var.owner == "turn"])
 
         over_game = install_properties(compiler, program, actions, defs["properties"], self._origin,
                                        install=self.properties)
@@ -421,7 +431,7 @@ class GameBuilder:
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
             decision_checks=over_game["decision"], end_checks=over_game["end"],
-            properties_installed=self.properties,
+            properties_installed=self.properties, ends_read_flow=ends_read_flow,
         )
 
     # ------------------------------------------------------------- checks

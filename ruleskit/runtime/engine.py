@@ -512,10 +512,27 @@ def settle(game: Game, ctx: Ctx) -> None:
     data = ctx.data
     flow = data["flow"]
     n = data["n"]
+    # After a turn passed with no pack code run, end conditions that read no flow value see what the check
+    # just before saw, and give the same answer (lang/reads.py): they are not run again, and the steps they
+    # took are charged again so that the step budget runs out exactly where it would have.
+    skippable = bool(game.ends) and not game.ends_read_flow
+    skip = False
+    ends_steps = 0
     while True:
-        _check_ends(game, ctx)
+        if skip and ctx.steps + ends_steps <= ctx.budget:
+            ctx.env = {}
+            ctx.me = flow["active"]
+            ctx.steps += ends_steps
+            if flow["turn"] > game.max_turns:
+                raise GameOver("turn limit")
+        else:
+            steps = ctx.steps
+            _check_ends(game, ctx)
+            ends_steps = ctx.steps - steps
+        skip = False
         if flow["end_turn"]:
-            _next_turn(game, ctx)
+            quiet = _next_turn(game, ctx)
+            skip = skippable and quiet
             continue
         if flow["entered"]:
             flow["entered"] = False
@@ -628,33 +645,44 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
         phase.on_turn_start(ctx)
 
 
-def _next_turn(game: Game, ctx: Ctx) -> None:
+def _next_turn(game: Game, ctx: Ctx) -> bool:
+    """Pass the turn on; True if no pack code ran (no hook, phase snippet or order) and the phase stayed."""
     flow = ctx.data["flow"]
     phase = game.phases[flow["phase"]]
+    hooks = game.program.hooks
     flow["end_turn"] = False
     flow["simul"] = None
     ctx.me = flow["active"]
     ctx.env = {}
-    if "turn_end" in game.program.hooks:
+    quiet = True
+    if "turn_end" in hooks:
+        quiet = False
         game.program.emit(ctx, "turn_end", [flow["active"]])
     if phase.on_turn_end is not nothing:
+        quiet = False
         ctx.env = {}
         phase.on_turn_end(ctx)
     flow["pos"] += 1
     round_over = flow["pos"] >= len(flow["order"])
     if round_over:
         ctx.env = {}
+        if "round_end" in hooks:
+            quiet = False
         game.program.emit(ctx, "round_end", [])
         ctx.env = {}
+        if phase.on_round_end is not nothing:
+            quiet = False
         phase.on_round_end(ctx)
     ctx.env = {}
+    if phase.end_when is not None:
+        quiet = False
     phase_over = (phase.end_when is not None and phase.end_when(ctx)) or (
         round_over and phase.rounds is not None and flow["round"] >= phase.rounds)
     if phase_over:
         if phase.next is None:
             raise GameOver(f"phase {phase.name} ended")
         _enter_phase(game, ctx, phase.next)
-        return
+        return False
     if round_over:
         flow["round"] += 1
         flow["pos"] = 0
@@ -664,8 +692,10 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
                 if phase.next is None:
                     raise GameOver(f"phase {phase.name} ended")
                 _enter_phase(game, ctx, phase.next)
-                return
+                return False
+            quiet = False
     _start_turn(game, ctx)
+    return quiet and "turn_start" not in hooks and phase.on_turn_start is nothing
 
 
 def _number(value: Any, what: str) -> int:
