@@ -435,14 +435,14 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
     """Run a job to completion (or until it suspends or the game ends)."""
     try:
         kind = job["kind"]
-        if kind == "setup":
+        if kind == "action":
+            _run_action(game, ctx, job["player"], job["action"], job["args"])
+        elif kind == "setup":
             ctx.me = 0
             game.setup(ctx)
             ctx.env = {}
             game.program.emit(ctx, "game_start", [])
             _enter_phase(game, ctx, game.start_phase)
-        elif kind == "action":
-            _run_action(game, ctx, job["player"], job["action"], job["args"])
         elif kind == "pick":
             _record_pick(game, ctx, job["player"], job["action"], job["args"])
         else:  # pragma: no cover - jobs are made by the engine only
@@ -518,8 +518,12 @@ def settle(game: Game, ctx: Ctx) -> None:
     skippable = bool(game.ends) and not game.ends_read_flow
     skip = False
     ends_steps = 0
+    ends = game.ends
     while True:
-        if skip and ctx.steps + ends_steps <= ctx.budget:
+        if not ends:  # only the turn limit to check
+            if flow["turn"] > game.max_turns:
+                raise GameOver("turn limit")
+        elif skip and ctx.steps + ends_steps <= ctx.budget:
             ctx.env = {}
             ctx.me = flow["active"]
             ctx.steps += ends_steps
@@ -627,19 +631,22 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
     data = ctx.data
     flow = data["flow"]
     phase = game.phases[flow["phase"]]
-    flow["active"] = flow["order"][flow["pos"]]
+    active = flow["active"] = flow["order"][flow["pos"]]
     flow["turn"] += 1
-    flow["usage"]["turn"] = {}
-    flow["usage"]["visit"] = {}
+    usage = flow["usage"]
+    usage["turn"] = {}
+    usage["visit"] = {}
     flow["stage"] = phase.stage
     flow["entered"] = True
     flow["end_turn"] = False
-    for name, var in game.turn_vars:
-        data["v"][name] = start_value(var)
-    ctx.me = flow["active"]
+    if game.turn_starts:
+        game_vars = data["v"]  # the job's own copy (`fork`)
+        for name, value, is_list in game.turn_starts:
+            game_vars[name] = list(value) if is_list else value
+    ctx.me = active
     ctx.env = {}
     if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
-        game.program.emit(ctx, "turn_start", [flow["active"]])
+        game.program.emit(ctx, "turn_start", [active])
     if phase.on_turn_start is not nothing:
         ctx.env = {}
         phase.on_turn_start(ctx)
@@ -665,14 +672,14 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
     flow["pos"] += 1
     round_over = flow["pos"] >= len(flow["order"])
     if round_over:
-        ctx.env = {}
         if "round_end" in hooks:
             quiet = False
-        game.program.emit(ctx, "round_end", [])
-        ctx.env = {}
+            ctx.env = {}
+            game.program.emit(ctx, "round_end", [])
         if phase.on_round_end is not nothing:
             quiet = False
-        phase.on_round_end(ctx)
+            ctx.env = {}
+            phase.on_round_end(ctx)
     ctx.env = {}
     if phase.end_when is not None:
         quiet = False
