@@ -122,12 +122,16 @@ class Game:
     end_checks: list[Any] = attrs.Factory(list)
     check_properties: bool = False
     properties_installed: bool = True  # False: built for play only; with_property_checks() builds them in
+    # Whether the end conditions may read the flow (`active`, `turn_number`, a var reset each turn...), found
+    # from their names at load (lang/reads.py): if not, a turn passing with no pack code run cannot change them.
+    ends_read_flow: bool = True
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     # Each action's own listing of its legal bindings, made on first use (compiled backend; runtime/engine.py).
     listers: dict[str, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
+    turn_starts: list[tuple[str, Any, bool]] = attrs.field(init=False, eq=False, repr=False)
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).
     open_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
@@ -140,6 +144,11 @@ class Game:
         self.anytime_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and a.anytime]
                                  for stage in self.stages}
         self.turn_vars = [(name, var) for name, var in self.model.game_vars.items() if var.owner == "turn"]
+        from .runtime.engine import start_value
+
+        # What each turn var starts a turn with, worked out once: (name, value, whether it is a list to copy).
+        self.turn_starts = [(name, value, type(value) is list)
+                            for name, var in self.turn_vars for value in [start_value(var)]]
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires
             and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}
@@ -400,7 +409,14 @@ class GameBuilder:
         before = self._block(scoring.before, scoring.source, ("before",), "scoring before")
         ends = [(self._expr(e.when, e.source, ("when",), f"end condition {name}"), e.reason)
                 for name, e in defs["end"].items()]
+        from .lang.reads import reads_flow
         from .properties import install_properties
+
+        snippets = [e.when for e in defs["end"].values()]
+        for zone in model.zones.values():  # a zone's capacity or `shows` runs when a condition reads the zone
+            snippets += [zone.capacity, zone.shows]
+        ends_read_flow = reads_flow(snippets, self.source.definitions.values(),
+                                    [name for name, var in model.game_vars.items() if var.owner == "turn"])
 
         over_game = install_properties(compiler, program, actions, defs["properties"], self._origin,
                                        install=self.properties)
@@ -423,7 +439,7 @@ class GameBuilder:
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
             decision_checks=over_game["decision"], end_checks=over_game["end"],
-            properties_installed=self.properties,
+            properties_installed=self.properties, ends_read_flow=ends_read_flow,
         )
 
     # ------------------------------------------------------------- checks

@@ -564,14 +564,14 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
     """Run a job to completion (or until it suspends or the game ends)."""
     try:
         kind = job["kind"]
-        if kind == "setup":
+        if kind == "action":
+            _run_action(game, ctx, job["player"], job["action"], job["args"])
+        elif kind == "setup":
             ctx.me = 0
             game.setup(ctx)
             ctx.env = {}
             game.program.emit(ctx, "game_start", [])
             _enter_phase(game, ctx, game.start_phase)
-        elif kind == "action":
-            _run_action(game, ctx, job["player"], job["action"], job["args"])
         elif kind == "pick":
             _record_pick(game, ctx, job["player"], job["action"], job["args"])
         else:  # pragma: no cover - jobs are made by the engine only
@@ -641,10 +641,31 @@ def settle(game: Game, ctx: Ctx) -> None:
     data = ctx.data
     flow = data["flow"]
     n = data["n"]
+    # After a turn passed with no pack code run, end conditions that read no flow value see what the check
+    # just before saw, and give the same answer (lang/reads.py): they are not run again, and the steps they
+    # took are charged again so that the step budget runs out exactly where it would have.
+    skippable = bool(game.ends) and not game.ends_read_flow
+    skip = False
+    ends_steps = 0
+    ends = game.ends
     while True:
-        _check_ends(game, ctx)
+        if not ends:  # only the turn limit to check
+            if flow["turn"] > game.max_turns:
+                raise GameOver("turn limit")
+        elif skip and ctx.steps + ends_steps <= ctx.budget:
+            ctx.env = {}
+            ctx.me = flow["active"]
+            ctx.steps += ends_steps
+            if flow["turn"] > game.max_turns:
+                raise GameOver("turn limit")
+        else:
+            steps = ctx.steps
+            _check_ends(game, ctx)
+            ends_steps = ctx.steps - steps
+        skip = False
         if flow["end_turn"]:
-            _next_turn(game, ctx)
+            quiet = _next_turn(game, ctx)
+            skip = skippable and quiet
             continue
         if flow["entered"]:
             flow["entered"] = False
@@ -739,51 +760,65 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
     data = ctx.data
     flow = data["flow"]
     phase = game.phases[flow["phase"]]
-    flow["active"] = flow["order"][flow["pos"]]
+    active = flow["active"] = flow["order"][flow["pos"]]
     flow["turn"] += 1
-    flow["usage"]["turn"] = {}
-    flow["usage"]["visit"] = {}
+    usage = flow["usage"]
+    usage["turn"] = {}
+    usage["visit"] = {}
     flow["stage"] = phase.stage
     flow["entered"] = True
     flow["end_turn"] = False
-    for name, var in game.turn_vars:
-        data["v"][name] = start_value(var)
-    ctx.me = flow["active"]
+    if game.turn_starts:
+        game_vars = data["v"]  # the job's own copy (`fork`)
+        for name, value, is_list in game.turn_starts:
+            game_vars[name] = list(value) if is_list else value
+    ctx.me = active
     ctx.env = {}
     if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
-        game.program.emit(ctx, "turn_start", [flow["active"]])
+        game.program.emit(ctx, "turn_start", [active])
     if phase.on_turn_start is not nothing:
         ctx.env = {}
         phase.on_turn_start(ctx)
 
 
-def _next_turn(game: Game, ctx: Ctx) -> None:
+def _next_turn(game: Game, ctx: Ctx) -> bool:
+    """Pass the turn on; True if no pack code ran (no hook, phase snippet or order) and the phase stayed."""
     flow = ctx.data["flow"]
     phase = game.phases[flow["phase"]]
+    hooks = game.program.hooks
     flow["end_turn"] = False
     flow["simul"] = None
     ctx.me = flow["active"]
     ctx.env = {}
-    if "turn_end" in game.program.hooks:
+    quiet = True
+    if "turn_end" in hooks:
+        quiet = False
         game.program.emit(ctx, "turn_end", [flow["active"]])
     if phase.on_turn_end is not nothing:
+        quiet = False
         ctx.env = {}
         phase.on_turn_end(ctx)
     flow["pos"] += 1
     round_over = flow["pos"] >= len(flow["order"])
     if round_over:
-        ctx.env = {}
-        game.program.emit(ctx, "round_end", [])
-        ctx.env = {}
-        phase.on_round_end(ctx)
+        if "round_end" in hooks:
+            quiet = False
+            ctx.env = {}
+            game.program.emit(ctx, "round_end", [])
+        if phase.on_round_end is not nothing:
+            quiet = False
+            ctx.env = {}
+            phase.on_round_end(ctx)
     ctx.env = {}
+    if phase.end_when is not None:
+        quiet = False
     phase_over = (phase.end_when is not None and phase.end_when(ctx)) or (
         round_over and phase.rounds is not None and flow["round"] >= phase.rounds)
     if phase_over:
         if phase.next is None:
             raise GameOver(f"phase {phase.name} ended")
         _enter_phase(game, ctx, phase.next)
-        return
+        return False
     if round_over:
         flow["round"] += 1
         flow["pos"] = 0
@@ -793,8 +828,10 @@ def _next_turn(game: Game, ctx: Ctx) -> None:
                 if phase.next is None:
                     raise GameOver(f"phase {phase.name} ended")
                 _enter_phase(game, ctx, phase.next)
-                return
+                return False
+            quiet = False
     _start_turn(game, ctx)
+    return quiet and "turn_start" not in hooks and phase.on_turn_start is nothing
 
 
 def _number(value: Any, what: str) -> int:
