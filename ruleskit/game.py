@@ -128,8 +128,6 @@ class Game:
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
-    # Each action's own listing of its legal bindings, made on first use (compiled backend; runtime/engine.py).
-    listers: dict[str, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
     turn_starts: list[tuple[str, Any, bool]] = attrs.field(init=False, eq=False, repr=False)
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)

@@ -216,9 +216,6 @@ def _offer(game: Game, data: dict[str, Any], player: int,
     flow = data["flow"]
     ctx = Ctx(game.program, data, player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
-    # The compiled backend lists an action's bindings with a lister made for it; the closures keep `_bind`,
-    # the reference the listers are tested against.
-    listers = (game.listers or _make_listers(game)) if game.backend == "compiled" else None
     for action in actions:
         limit = action.limit
         if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
@@ -228,12 +225,8 @@ def _offer(game: Game, data: dict[str, Any], player: int,
         if action.when is not None and not action.when(ctx):
             continue
         if action.params:
-            lister = listers.get(action.name) if listers is not None else None
-            if lister is not None:
-                found = lister(ctx, player, MAX_LEGAL_ACTIONS - count)
-            else:
-                found = []
-                _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            found: list[Action] = []
+            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
             if found:
                 count += len(found)
                 yield found
@@ -307,128 +300,6 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         else:
             _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
             ctx.env = env
-
-
-# ---------------------------------------------------------------- listers: `_bind` made for one action
-
-Lister = Callable[[Ctx, int, int], list[Action]]
-
-
-def _make_listers(game: Game) -> dict[str, Lister | None]:
-    """Each action's lister (None where `_bind` lists it), kept on the game."""
-    listers = game.listers
-    for action in game.actions.values():
-        listers[action.name] = _lister(game, action)
-    return listers
-
-
-def _lister(game: Game, action: CompiledAction) -> Lister | None:
-    """A function listing `action`'s legal bindings exactly as `_bind` does, for one or two parameters.
-
-    The same options in the same order, the same duplicates skipped, a step
-    charged per binding tried and the same `Action` objects, but as plain
-    nested loops over one table per first value: no recursion, no list of
-    values per binding, and the checks and the action table reached directly.
-    """
-    params = action.params
-    if not 1 <= len(params) <= 2:
-        return None
-    name, where, model = action.name, action.where, game.model
-    costs = action.costs
-    checks = tuple(check for check, _ in action.requires)
-    cache = game.action_cache
-    first, first_options = params[0].name, params[0].options
-    first_what = f"action {name} parameter {first}"
-    too_many = f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {where}"
-
-    if len(params) == 1:
-        def list_one(ctx: Ctx, player: int, room: int) -> list[Action]:
-            out: list[Action] = []
-            env: dict[str, Any] = {}
-            ctx.env = env
-            options = first_options(ctx)
-            if type(options) is not list:
-                options = as_list(model, ctx.data, options, first_what)
-            seen: set[str] = set()
-            for value in options:
-                kind = type(value)
-                key = value if kind is str else str(value) if kind is int else option_id(value)
-                if key in seen:
-                    continue
-                seen.add(key)
-                ctx.steps += 1
-                if ctx.steps > ctx.budget:
-                    ctx.steps -= 1
-                    ctx.tick(where)
-                env[first] = value
-                ctx.env = env
-                if costs and not _affordable(ctx, action):
-                    continue
-                for check in checks:  # the `require`s, as `_allowed`
-                    if not check(ctx):
-                        break
-                else:
-                    if len(out) >= room:
-                        raise ProgramError(too_many)
-                    made = cache.get((name, player, value)) if kind is str or kind is int else None
-                    out.append(made if made is not None else _make_action(game, action, [value], player))
-            return out
-        return list_one
-
-    second, second_options = params[1].name, params[1].options
-    second_what = f"action {name} parameter {second}"
-
-    def list_two(ctx: Ctx, player: int, room: int) -> list[Action]:
-        out: list[Action] = []
-        outer: dict[str, Any] = {}
-        ctx.env = outer
-        options = first_options(ctx)
-        if type(options) is not list:
-            options = as_list(model, ctx.data, options, first_what)
-        seen: set[str] = set()
-        for head in options:
-            head_kind = type(head)
-            key = head if head_kind is str else str(head) if head_kind is int else option_id(head)
-            if key in seen:
-                continue
-            seen.add(key)
-            ctx.steps += 1
-            if ctx.steps > ctx.budget:
-                ctx.steps -= 1
-                ctx.tick(where)
-            head_plain = head_kind is str or head_kind is int
-            env = {first: head}
-            ctx.env = env
-            inner = second_options(ctx)
-            if type(inner) is not list:
-                inner = as_list(model, ctx.data, inner, second_what)
-            inner_seen: set[str] = set()
-            for value in inner:
-                kind = type(value)
-                key = value if kind is str else str(value) if kind is int else option_id(value)
-                if key in inner_seen:
-                    continue
-                inner_seen.add(key)
-                ctx.steps += 1
-                if ctx.steps > ctx.budget:
-                    ctx.steps -= 1
-                    ctx.tick(where)
-                env[second] = value
-                ctx.env = env
-                if costs and not _affordable(ctx, action):
-                    continue
-                for check in checks:
-                    if not check(ctx):
-                        break
-                else:
-                    if len(out) >= room:
-                        raise ProgramError(too_many)
-                    made = cache.get((name, player, head, value)) \
-                        if head_plain and (kind is str or kind is int) else None
-                    out.append(made if made is not None else _make_action(game, action, [head, value], player))
-            ctx.env = outer
-        return out
-    return list_two
 
 
 # ---------------------------------------------------------------- one action by id
