@@ -263,6 +263,14 @@ def usage_key(action: CompiledAction, player: int) -> str:
     return f"{action.name}@{player}" if action.anytime else action.name
 
 
+def _param_options(game: Game, ctx: Ctx, action: CompiledAction, param: Any) -> list[Any]:
+    """The options of one of `action`'s parameters, with the earlier ones bound in ctx.env, as a list."""
+    options = param.options(ctx)
+    if type(options) is not list:
+        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+    return options  # type: ignore[no-any-return]
+
+
 def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int, values: list[Any],
           out: list[Action], room: int) -> None:
     """Bind parameter `index` to each of its options in turn (the earlier ones bound to `values`).
@@ -273,9 +281,7 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
     param = params[index]
-    options = param.options(ctx)
-    if type(options) is not list:
-        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+    options = _param_options(game, ctx, action, param)
     seen: set[str] = set()
     last = index + 1 == len(params)
     name = param.name
@@ -338,9 +344,7 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
     env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
     param = params[index]
-    options = param.options(ctx)
-    if type(options) is not list:
-        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+    options = _param_options(game, ctx, action, param)
     seen: set[str] = set()
     last = index + 1 == len(params)
     for value in options:
