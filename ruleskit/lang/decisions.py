@@ -115,18 +115,8 @@ class DecisionCompiler(StatementCompiler):
             if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < ctx.data["n"]:
                 raise ProgramError(f"{player!r} is not a player who can choose in {where}")
             listed = options(ctx)
-            if not listed:
-                raise ProgramError(f"a choice with no options in {where}")
-            if ctx.pos < len(ctx.answers):
-                answer = ctx.answers[ctx.pos]
-                ctx.pos += 1
-                if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
-                    ctx.apply_reseed()
-                for option_key, _, value in listed:
-                    if option_key == answer:
-                        return value
-                raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
-            raise Suspend(player, prompt, listed)
+            answer = _answer(ctx, player, prompt, listed, where)
+            return next(value for option_key, _, value in listed if option_key == answer)
 
         return run
 
