@@ -128,7 +128,6 @@ class Game:
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Actions are immutable: the engine hands out one object per distinct action id and player.
     action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
-    turn_vars: list[Any] = attrs.field(init=False, eq=False, repr=False)  # (name, def) of game vars reset each turn
     turn_starts: list[tuple[str, Any, bool]] = attrs.field(init=False, eq=False, repr=False)
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).
@@ -141,12 +140,12 @@ class Game:
         # Actions any player may take whenever someone is to decide (runtime/anytime.py).
         self.anytime_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and a.anytime]
                                  for stage in self.stages}
-        self.turn_vars = [(name, var) for name, var in self.model.game_vars.items() if var.owner == "turn"]
         from .runtime.engine import start_value
 
-        # What each turn var starts a turn with, worked out once: (name, value, whether it is a list to copy).
-        self.turn_starts = [(name, value, type(value) is list)
-                            for name, var in self.turn_vars for value in [start_value(var)]]
+        # What each game var reset each turn starts a turn with, worked out once: (name, value, whether it is a
+        # list to copy).
+        self.turn_starts = [(name, value, type(value) is list) for name, var in self.model.game_vars.items()
+                            if var.owner == "turn" for value in [start_value(var)]]
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires
             and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}
