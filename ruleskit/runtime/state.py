@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
 from ..validation import check_state
@@ -82,6 +82,14 @@ def reported(exc: BaseException) -> BaseException:
     if isinstance(exc, RecursionError):
         return BudgetExceeded("programs nested too deeply")
     return exc
+
+
+def raise_reported(exc: BaseException) -> NoReturn:
+    """Raise the error a decision reports for `exc` (see `reported`)."""
+    error = reported(exc)
+    if error is exc:
+        raise exc
+    raise error from None
 
 
 class State:
@@ -210,10 +218,7 @@ class State:
                     return found
             return self._compute_legal()
         except (RulesError, RecursionError) as exc:
-            error = reported(exc)
-            if error is exc:
-                raise
-            raise error from None
+            raise_reported(exc)
 
     def out_of_turn_actions(self, player: int | None = None) -> list[Action]:
         """The `anytime` actions open now to players who are not to decide (to one of them, if given).
@@ -290,10 +295,7 @@ class State:
                     if not final:
                         searched = find_action(self.game, self._data, flow["active"], wanted_id)
                 except (RulesError, RecursionError) as exc:
-                    error = reported(exc)
-                    if error is exc:
-                        raise
-                    raise error from None
+                    raise_reported(exc)
                 if searched is not None:
                     return searched
         deciders = self.players_to_decide()
@@ -330,16 +332,8 @@ class State:
                        "logged": len(ctx.chance)}
             if reseed is not None:
                 pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
-        except IllegalAction:
-            raise
-        except RuleViolation as exc:
-            raise IllegalAction(f"not allowed: {exc.message}") from None
-        except (ProgramError, BudgetExceeded) as exc:
-            raise locate(type(exc)(exc.message)) from None
-        except RulesError:
-            raise
-        except RecursionError:
-            raise BudgetExceeded("programs nested too deeply") from None
+        except (RulesError, RecursionError) as exc:
+            raise_reported(exc)
         chance = ctx.chance[logged:] if logged else ctx.chance
         entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
             if chosen is not None else {"setup": True, "chance": chance}
