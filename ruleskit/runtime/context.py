@@ -192,17 +192,18 @@ def fork(base: dict[str, Any]) -> dict[str, Any]:
 
 
 def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of the flow table; its usage counts are flat tables of numbers, copied whole."""
+    """A copy of the flow table for a job to change; its usage counts are flat tables of numbers, copied whole."""
     copied = flow.copy()
-    if flow.keys() == _FLOW_KEYS and flow["simul"] is None and type(flow["usage"]) is dict \
-            and type(flow["order"]) is list:
+    # Outside a simultaneous stage the engine's flow holds plain values but for the usage counts and the
+    # seats (a saved flow is checked to have exactly the engine's keys, so its size says it has no others).
+    # The seats are shared: the engine only ever replaces that list, never changes it in place.
+    if len(flow) == _FLOW_SIZE and flow["simul"] is None:
         usage = flow["usage"]
         if len(usage) == 3:  # turn, visit and game, as the engine makes them
             copied["usage"] = {"turn": usage["turn"].copy(), "visit": usage["visit"].copy(),
                                "game": usage["game"].copy()}
         else:
             copied["usage"] = {scope: counts.copy() for scope, counts in usage.items()}
-        copied["order"] = flow["order"].copy()  # players' seats
         return copied
     for key, value in flow.items():
         if key == "usage":
@@ -212,10 +213,10 @@ def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
-# The keys of a flow table as the engine makes it; all but `usage` and `order` hold plain values
-# (`simul` is None outside a simultaneous stage).
-_FLOW_KEYS = {"phase", "stage", "active", "order", "pos", "turn", "round", "end_turn", "entered", "simul", "idle",
-              "usage"}
+# The number of keys of a flow table as the engine makes it ("phase", "stage", "active", "order", "pos",
+# "turn", "round", "end_turn", "entered", "simul", "idle" and "usage"); all but `usage` and `order` hold
+# plain values (`simul` is None outside a simultaneous stage).
+_FLOW_SIZE = 12
 
 
 def own_everything(data: dict[str, Any]) -> None:

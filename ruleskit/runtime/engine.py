@@ -459,7 +459,7 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
 def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
     action = game.actions[name]
     ctx.me = player
-    ctx.env = dict(args)
+    ctx.env = {**args}
     before = ctx.checkpoint() if ctx.olds is not None else None  # checking properties: old(...) reads it
     for var, amount in action.costs:
         cost = amount(ctx)
@@ -467,14 +467,15 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
         if ctx.data["pv"][player][var] - cost < floor:
             raise RuleViolation(f"cannot afford {cost} {var}")
         ctx.own("pv", player)[var] -= cost
-    usage = ctx.data["flow"]["usage"]
+    flow = ctx.data["flow"]
+    usage = flow["usage"]
     key = f"{name}@{player}"
     counted = key if action.anytime else name  # usage_key(action, player)
     turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
     turn[counted] = turn.get(counted, 0) + 1
     visit[counted] = visit.get(counted, 0) + 1
     whole[key] = whole.get(key, 0) + 1
-    ctx.data["flow"]["idle"] = 0
+    flow["idle"] = 0
     if before is None:
         action.effect(ctx)
     else:
@@ -648,8 +649,9 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
         for name, value, is_list in game.turn_starts:
             game_vars[name] = list(value) if is_list else value
     ctx.me = active
-    ctx.env = {}
+    # Each piece of pack code below starts with no locals; when none runs, no table is made.
     if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
+        ctx.env = {}
         game.program.emit(ctx, "turn_start", [active])
     if phase.on_turn_start is not nothing:
         ctx.env = {}
@@ -664,10 +666,11 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
     flow["end_turn"] = False
     flow["simul"] = None
     ctx.me = flow["active"]
-    ctx.env = {}
+    # Each piece of pack code below starts with no locals; when none runs, no table is made.
     quiet = True
     if "turn_end" in hooks:
         quiet = False
+        ctx.env = {}
         game.program.emit(ctx, "turn_end", [flow["active"]])
     if phase.on_turn_end is not nothing:
         quiet = False
@@ -684,11 +687,11 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
             quiet = False
             ctx.env = {}
             phase.on_round_end(ctx)
-    ctx.env = {}
+    phase_over = round_over and phase.rounds is not None and flow["round"] >= phase.rounds
     if phase.end_when is not None:
         quiet = False
-    phase_over = (phase.end_when is not None and phase.end_when(ctx)) or (
-        round_over and phase.rounds is not None and flow["round"] >= phase.rounds)
+        ctx.env = {}
+        phase_over = phase.end_when(ctx) or phase_over
     if phase_over:
         if phase.next is None:
             raise GameOver(f"phase {phase.name} ended")
@@ -706,7 +709,7 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
                 return False
             quiet = False
     _start_turn(game, ctx)
-    return quiet and "turn_start" not in hooks and phase.on_turn_start is nothing
+    return quiet and phase.on_turn_start is nothing and "turn_start" not in hooks
 
 
 def _number(value: Any, what: str) -> int:

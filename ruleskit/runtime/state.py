@@ -272,7 +272,7 @@ class State:
         return self
 
     def _find(self, action: Action | str, player: int | None) -> Action:
-        if self.is_terminal:
+        if self._data["result"] is not None:
             raise IllegalAction("the game is over")
         if isinstance(action, Action):
             wanted_id, player = action.id, action.player if player is None else player
@@ -318,14 +318,16 @@ class State:
 
     def _run(self, job: dict[str, Any], answers: list[str], base: dict[str, Any], chosen: Action | None,
              logged: int = 0, reseed: dict[str, int] | None = None) -> None:
+        game = self.game
         data = fork(base)
-        ctx = Ctx(self.game.program, data, 0, answers)
-        ctx.reseed = reseed
-        if self.game.check_properties:
+        ctx = Ctx(game.program, data, 0, answers)
+        if reseed is not None:
+            ctx.reseed = reseed
+        if game.check_properties:
             ctx.olds = []
         pending: dict[str, Any] | None = None
         try:
-            run_job(self.game, ctx, job)
+            run_job(game, ctx, job)
         except Suspend as wait:
             pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
                        "prompt": wait.prompt, "options": [list(o) for o in wait.options],
@@ -335,18 +337,21 @@ class State:
         except (RulesError, RecursionError) as exc:
             raise_reported(exc)
         chance = ctx.chance[logged:] if logged else ctx.chance
+        messages = ctx.messages
         entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
             if chosen is not None else {"setup": True, "chance": chance}
-        if ctx.messages:
-            entry["messages"] = ctx.messages
+        if messages:
+            entry["messages"] = messages
         self._append_history(entry)
-        self.messages = ctx.messages
+        self.messages = messages
         self.pending = pending
         # While a decision is pending, the effects so far are what the players see.
         self._data = data
         self._shared = True  # the containers the job did not change are the base's
-        found = ctx.found if pending is None and data["result"] is None else None
-        self._legal = Listing(*found) if found is not None else None
+        # The flow found the first legal action only when it stopped for a decision (not for a choice, nor
+        # at the end of the game).
+        found = ctx.found
+        self._legal = Listing(found[0], found[1]) if found is not None else None
 
     # ------------------------------------------------------------- copies, JSON, views
 
