@@ -8,6 +8,7 @@ answer), the chance outcomes drawn so far, and the step budget.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded
@@ -63,7 +64,7 @@ class Ctx:
         self.data = data
         self.me = me
         self.env: dict[str, Any] = {}
-        self.answers = answers or []
+        self.answers: Sequence[str] = answers if answers is not None else ()  # only read: no list to make
         self.pos = 0
         self.steps = 0
         self.budget = budget

@@ -461,12 +461,8 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
     ctx.me = player
     ctx.env = {**args}
     before = ctx.checkpoint() if ctx.olds is not None else None  # checking properties: old(...) reads it
-    for var, amount in action.costs:
-        cost = amount(ctx)
-        floor = game.model.player_vars[var].min or 0
-        if ctx.data["pv"][player][var] - cost < floor:
-            raise RuleViolation(f"cannot afford {cost} {var}")
-        ctx.own("pv", player)[var] -= cost
+    if action.costs:
+        _pay(game, ctx, player, action)
     flow = ctx.data["flow"]
     usage = flow["usage"]
     key = f"{name}@{player}"
@@ -481,6 +477,15 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
     else:
         run_checked_effect(ctx, action.effect, action.checks, before)
     ctx.env = {}
+
+
+def _pay(game: Game, ctx: Ctx, player: int, action: CompiledAction) -> None:
+    for var, amount in action.costs:
+        cost = amount(ctx)
+        floor = game.model.player_vars[var].min or 0
+        if ctx.data["pv"][player][var] - cost < floor:
+            raise RuleViolation(f"cannot afford {cost} {var}")
+        ctx.own("pv", player)[var] -= cost
 
 
 def _record_pick(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
