@@ -87,6 +87,20 @@ def test_clone_is_independent(dice_race: ruleskit.Game) -> None:
     assert copy.data["flow"]["stage"] == "walk" and state.data["flow"]["stage"] == "roll"
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_decision_on_a_clone_leaves_the_original_untouched(card_duel: ruleskit.Game, players: int) -> None:
+    # A job shares with the state it started from all it does not change (the seat order included, which
+    # card_duel recomputes each round and whose secret picks may be refused and rolled back).
+    for state in random_states(card_duel, players, players):
+        before = state.dumps()
+        for action in state.legal_actions()[:6]:
+            copy = state.clone()
+            copy.apply(action)
+            assert state.dumps() == before
+        if not state.is_terminal:
+            assert [a.id for a in state.legal_actions()] == [a.id for a in round_trip(state).legal_actions()]
+
+
 def test_same_seed_same_game_other_seed_other_game(card_duel: ruleskit.Game) -> None:
     assert future(card_duel.new_game(players=3, seed=5), 1) == future(card_duel.new_game(players=3, seed=5), 1)
     decks = {tuple(card_duel.new_game(players=3, seed=s).data["z"]["deck"]) for s in range(5)}
