@@ -157,6 +157,8 @@ class GeneratingCompiler(Compiler):
         self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
         # The module names by which generated code calls each rule directly: {rule name: "R_name"}.
         self._callees: dict[str, str] = {}
+        # The same for procedures ("P_name"): a call statement calls the procedure's function directly.
+        self._proc_callees: dict[str, str] = {}
         # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
         # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
         self._sure: set[str] = set()
@@ -384,6 +386,22 @@ class GeneratingCompiler(Compiler):
             self._callees[name] = known
         return known
 
+    def _proc_callee(self, name: str) -> str:
+        """The module name by which generated code calls procedure `name` (bound once it is generated)."""
+        known = self._proc_callees.get(name)
+        if known is None:
+            base = f"P_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
+            known, n = base, 1
+            while known in self._proc_callees.values():
+                n += 1
+                known = f"{base}_{n}"
+            self._proc_callees[name] = known
+        return known
+
+    def procedure_replaced(self, name: str, call: Callable[[Any, list[Any]], Any]) -> None:
+        """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it."""
+        self.namespace[self._proc_callee(name)] = support.called_with_list(call)
+
     def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
         self._call(f"rule:{name}")
         positions = self._int_params.get(name)
@@ -392,6 +410,7 @@ class GeneratingCompiler(Compiler):
 
     def _calls_directly(self, code: list[ast.stmt]) -> bool:
         callees = set(self._callees.values()) | {self._callee(n, True) for n in self._int_params}
+        callees.update(self._proc_callees.values())
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
 
     @staticmethod
@@ -438,7 +457,9 @@ class GeneratingCompiler(Compiler):
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         frame, params = self._frame(definition, "proc", names, body, True, local)
-        self.program.procs[definition.name] = support.entry_point(self.function(frame, (CTX, *params), False))
+        function = self.function(frame, (CTX, *params), False)
+        self.namespace[self._proc_callee(definition.name)] = function
+        self.program.procs[definition.name] = support.entry_point(function)
 
     def _compile_hook(self, definition: Definition) -> None:
         if definition.kind == "modify" and definition.target in self._modifiers:
@@ -1192,7 +1213,7 @@ class GeneratingCompiler(Compiler):
             return [ast.Expr(_call(self.constant(self.s_call_stmt(node, scope), "closure"), _name(CTX)))]
         args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
         self._call(f"proc:{name}")
-        return [ast.Expr(_call(_sub(_name("PROCS"), name), _name(CTX), ast.List(args, ast.Load())))]
+        return [ast.Expr(_call(self._proc_callee(name), _name(CTX), *args))]
 
     def _gen_zone(self, node: Tree, scope: Scope) -> ast.expr:
         """A zone operand of a statement, refused at compile time as `statements._zone` refuses it."""

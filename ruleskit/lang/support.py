@@ -456,6 +456,14 @@ def entry_point(definition: Callable[..., Any]) -> Callable[[Ctx, list[Any]], An
     return call
 
 
+def called_with_list(call: Callable[[Ctx, list[Any]], Any]) -> Callable[..., Any]:
+    """An entry point `(ctx, args)` under the positional signature generated code calls."""
+    def positional(ctx: Ctx, *args: Any) -> Any:
+        return call(ctx, list(args))
+
+    return positional
+
+
 def over_budget(ctx: Ctx, where: str) -> None:
     ctx.steps -= 1
     ctx.tick(where)
