@@ -48,7 +48,7 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
              "zone_index", "zone_list", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
              "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
-             "any_field", "copy_list", "kind_items", "player_list"}
+             "any_field", "copy_list", "kind_items", "player_list", "len"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -166,6 +166,9 @@ class GeneratingCompiler(Compiler):
         # are ints: a call whose arguments there are surely ints calls that body directly.
         self._int_params: dict[str, list[int]] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
+        # Python locals known to hold one of some items (a comprehension's variable over a kind's items):
+        # {local: those items}. A zone of such an owner is read straight from its key table.
+        self._item_locals: dict[str, frozenset[Any]] = {}
 
     # ------------------------------------------------------------- the generated module
 
@@ -720,7 +723,8 @@ class GeneratingCompiler(Compiler):
         if zone is not None and zone.type != "pool":
             owned = self._owned_zone(base)
             if owned is not None:
-                return _call("owned_index", _name(DATA), *owned, position, where), element or ANY
+                general = _call("owned_index", _name(DATA), *owned, position, where)
+                return self._owned_read(owned, general, "index", position, where), element or ANY
             return _call("zone_index", _name(DATA), base, position, where), element or ANY
         return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
 
@@ -796,6 +800,50 @@ class GeneratingCompiler(Compiler):
             keys = self._zone_keys[zone_name] = {o: ZoneRef(zone_name, o).key for o in owners}
         return [self.constant(keys, "keys"), _const(zone_name), owner, message]
 
+    def _owned_read(self, owned: list[ast.expr], general: ast.expr, how: str, arg: ast.expr | None = None,
+                    where: ast.expr | None = None) -> ast.expr:
+        """`general` (an `owned_*` helper's call), read inline where the owner is surely in the zone's key
+        table: a local over a kind's items, or `items[i]` of a kind's items once `i` is tested in range.
+        The helper still runs whenever that is not so, with its errors."""
+        keys_node, _, owner, _ = owned
+        keys = self.namespace.get(keys_node.id) if isinstance(keys_node, ast.Name) else None
+        if self._in_iterable or not isinstance(keys, dict):  # no `:=` in a comprehension's source
+            return general
+        test: ast.expr | None = None
+        if isinstance(owner, ast.Name) and owner.id in self._item_locals \
+                and all(o in keys for o in self._item_locals[owner.id]):
+            key: ast.expr = _sub(keys_node, owner)
+        elif isinstance(owner, ast.IfExp) and isinstance(owner.body, ast.Subscript) \
+                and isinstance(owner.body.value, ast.Name) and isinstance(owner.body.slice, ast.Name):
+            listed, test = self.namespace.get(owner.body.value.id), owner.test
+            if not (isinstance(listed, list) and all(type(o) is str and o in keys for o in listed)):
+                return general
+            if ast.dump(test) != ast.dump(ast.Compare(_const(0), [ast.LtE(), ast.Lt()],
+                                                      [owner.body.slice, _const(len(listed))])):
+                return general  # not the test of `g_index` that keeps the position in range
+            key = _sub(self.constant([keys[o] for o in listed], "zone_keys"), owner.body.slice)
+        else:
+            return general
+        self._count += 1
+        content = f"c_{self._count}"
+        placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
+        filled = ast.BinOp(_call("len", placed), ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
+        if how == "count":
+            fast: ast.expr = filled
+        elif how == "free":
+            assert arg is not None
+            fast = ast.BinOp(arg, ast.Sub(), filled)
+        else:  # index: a simple position only (read twice on the rare path)
+            assert arg is not None and where is not None
+            if not isinstance(arg, ast.Name | ast.Constant):
+                return general
+            in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [arg, _call("len", placed)])
+            if not self._is_int(arg):
+                in_range = ast.BoolOp(ast.And(), [ast.Compare(_call("type", arg), [ast.Is()], [_name("int")]),
+                                                  in_range])
+            fast = ast.IfExp(in_range, _sub(_name(content), arg), _call("list_index", _data("z", key), arg, where))
+        return fast if test is None else ast.IfExp(test, fast, general)
+
     def _direct_builtin(self, name: str, values: list[ast.expr], where: ast.expr) -> ast.expr | None:
         """A builtin on a zone whose kind the code fixes, or on a list the code builds, as a direct read.
 
@@ -810,7 +858,8 @@ class GeneratingCompiler(Compiler):
             owned = self._owned_zone(values[0])
             prefix, zone_args = ("owned", owned) if owned is not None else ("zone", [values[0]])
             if name == "count" and len(values) == 1:
-                return _int(_call(f"{prefix}_count", data, *zone_args))
+                general = _call(f"{prefix}_count", data, *zone_args)
+                return _int(self._owned_read(owned, general, "count") if owned is not None else general)
             if name == "count" and len(values) == 2:
                 return _int(_call("zone_amount", _name(CTX), values[0], values[1], where))
             if name == "items" and zone.type == "stack":
@@ -820,7 +869,9 @@ class GeneratingCompiler(Compiler):
             if name == "free" and zone.size is None:
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
-                    return _int(_call(f"{prefix}_free", data, *zone_args, _const(capacity)))
+                    general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
+                    return _int(self._owned_read(owned, general, "free", _const(capacity))
+                                if owned is not None else general)
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)
@@ -853,13 +904,18 @@ class GeneratingCompiler(Compiler):
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = element_type(source_type)
-        sure = self._sure
+        sure, item_locals = self._sure, self._item_locals
         self._sure = sure - {f"L_{var}"}  # the comprehension's variable hides a parameter of that name
+        self._item_locals = {n: v for n, v in item_locals.items() if n != f"L_{var}"}
+        listed_items = self._listed(source)
+        known = self.namespace.get(listed_items.id) if isinstance(listed_items, ast.Name) else None
+        if isinstance(known, list) and all(type(i) is str for i in known):
+            self._item_locals[f"L_{var}"] = frozenset(known)  # a kind's items, fixed when the code is made
         try:
             body, body_type = self.gen_expr(body_node, inner)
             conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
         finally:
-            self._sure = sure
+            self._sure, self._item_locals = sure, item_locals
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
             items = _call("ticked", _name(CTX), source, _const(self.where(node)))
@@ -892,8 +948,8 @@ class GeneratingCompiler(Compiler):
             for node in ast.walk(tree):
                 if isinstance(node, ast.Call):
                     func = node.func
-                    if isinstance(func, ast.Attribute) and func.attr == "get":
-                        continue  # a table lookup
+                    if isinstance(func, ast.Attribute) and func.attr in ("get", "count"):
+                        continue  # a table lookup, or counting the empty places of a zone's list
                     if not (isinstance(func, ast.Name) and func.id in _STEPLESS):
                         return True
                 elif isinstance(node, ast.ListComp | ast.NamedExpr) and self._in_iterable:

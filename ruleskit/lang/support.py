@@ -496,7 +496,7 @@ def shown(ctx: Ctx, value: Any) -> str:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
