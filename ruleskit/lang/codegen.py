@@ -45,7 +45,7 @@ _ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equa
 _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
 # Helpers that never count a step of the budget nor call code that does.
 _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_list", "zone_count", "zone_free",
-             "zone_index", "zone_list", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
+             "zone_index", "zone_list", "zone_content", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
              "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
              "any_field", "copy_list", "kind_items", "player_list", "len"}
@@ -918,8 +918,10 @@ class GeneratingCompiler(Compiler):
             self._sure, self._item_locals = sure, item_locals
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
-            items = _call("ticked", _name(CTX), source, _const(self.where(node)))
             listed = self._listed(source)
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zone_list":
+                source = listed = self._zone_content(source.args[1])  # only read by the loop: no copy
+            items = _call("ticked", _name(CTX), source, _const(self.where(node)))
             if listed is not None and not self._may_step([body, *conditions]):
                 # Nothing in the loop counts steps: charge them all at once when the budget allows.
                 items = _call("charged", _name(CTX), listed, _const(self.where(node)))
@@ -928,6 +930,26 @@ class GeneratingCompiler(Compiler):
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
         loop = ast.comprehension(ast.Name("_", ast.Store()), items, conditions, is_async=0)
         return ast.ListComp(body, [loop]), f"list:{body_type}"
+
+    def _zone_content(self, ref: ast.expr) -> ast.expr:
+        """The list in the game data of the zone `ref` names (a stack or a row, `zone_list` without the
+        copy); a player's zone named by a seat is found in a table of keys by seat made with the code."""
+        general = _call("zone_content", _name(DATA), ref)
+        if not (isinstance(ref, ast.IfExp) and isinstance(ref.body, ast.Call) and isinstance(ref.body.func, ast.Name)
+                and ref.body.func.id == "zone_ref" and isinstance(ref.body.args[0], ast.Constant)
+                and isinstance(ref.body.args[1], ast.Name)):
+            return general
+        name, seat = ref.body.args[0].value, ref.body.args[1]
+        zone = self.model.zones.get(name) if isinstance(name, str) else None
+        is_seat = ast.Compare(_call("type", seat), [ast.Is()], [_name("int")])
+        if zone is None or zone.owner != "player" or ast.dump(ref.test) != ast.dump(is_seat):
+            return general
+        keys = self._zone_keys.get(name)
+        if keys is None:
+            keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
+        seated = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [seat, _const(self.model.max_players)])
+        return ast.IfExp(ast.BoolOp(ast.And(), [is_seat, seated]), _data("z", _sub(self.constant(keys, "keys"), seat)),
+                         general)
 
     @staticmethod
     def _listed(source: ast.expr) -> ast.expr | None:

@@ -255,6 +255,11 @@ def zone_list(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
     return list(data["z"][ref.key])
 
 
+def zone_content(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+    """The zone's own list, for code that only reads it at once (a comprehension's source)."""
+    return data["z"][ref.key]  # type: ignore[no-any-return]
+
+
 def zone_first(data: dict[str, Any], ref: ZoneRef) -> Any:
     content = data["z"][ref.key]
     return content[0] if content else None
@@ -499,7 +504,7 @@ NAMES: dict[str, Any] = {
     "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
-    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
+    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
