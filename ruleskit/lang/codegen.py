@@ -30,11 +30,12 @@ from typing import Any
 from lark import Token, Tree
 
 from ..model import ZoneRef
-from ..runtime.context import FRAME_LOCAL, MAX_DEPTH
+from ..runtime.context import FRAME_LOCAL, MAX_DEPTH, nothing
 from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
 from .expressions import SPECIALS, unquote
+from .parser import Origin, parse
 from .scope import ANY, Fn, Scope, element_type, type_of
 from .statements import bounds_of
 from .values import MAX_INT
@@ -169,6 +170,9 @@ class GeneratingCompiler(Compiler):
         # Python locals known to hold one of some items (a comprehension's variable over a kind's items):
         # {local: those items}. A zone of such an owner is read straight from its key table.
         self._item_locals: dict[str, frozenset[Any]] = {}
+        # True while generating the statements of a procedure's or hook's own function: `return` there
+        # leaves it as Python does (after taking back its level of ctx.depth), raising nothing.
+        self._own_body = False
 
     # ------------------------------------------------------------- the generated module
 
@@ -456,7 +460,11 @@ class GeneratingCompiler(Compiler):
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+        self._own_body = True
+        try:
+            body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+        finally:
+            self._own_body = False
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         frame, params = self._frame(definition, "proc", names, body, True, local)
@@ -493,7 +501,11 @@ class GeneratingCompiler(Compiler):
             when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
             return when, self.gen_block(definition.body, scope)
 
-        (when, body), local = self.generate(hook_code, [])
+        self._own_body = True
+        try:
+            (when, body), local = self.generate(hook_code, [])
+        finally:
+            self._own_body = False
         self._note_calls(f"hook:{definition.name}")
         self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
         if when is not None:
@@ -506,12 +518,39 @@ class GeneratingCompiler(Compiler):
     # ------------------------------------------------------------- entry points used by the closure compiler
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
-        (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
+        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        try:
+            (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
+        finally:
+            self._own_body = own
         code: list[ast.stmt] = [ast.Return(value)]
         return self.function(self._restoring_depth(code) if self._calls_directly(code) else code), value_type
 
+    def block(self, text: str, origin: Origin, names: dict[str, str] | None = None, what: str = "effect") -> Fn:
+        """A block of statements written inline in TOML, as one function that also ends at `return`."""
+        self.origin = origin
+        self.current = what
+        if not text.strip():
+            return nothing
+        tree = parse(text, "block", origin)
+        scope = Scope(names)
+        body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())
+        ends = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])]
+        code: list[ast.stmt] = [ast.Try(body or [ast.Pass()], ends, [], [])]
+        if self._calls_directly(body):  # as `_restoring_depth`, in the same `try`
+            saved = ast.Assign([ast.Name("depth", ast.Store())], _attr(_name(CTX), "depth"))
+            restore = ast.Assign([_store(_attr(_name(CTX), "depth"))], _name("depth"))
+            code = [saved, ast.Try(body or [ast.Pass()], ends, [], [restore])]
+        function = self.function(code)
+        self._note_calls(what)
+        return function  # type: ignore[no-any-return]
+
     def compile_block(self, node: Tree, scope: Scope) -> Fn:
-        body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
+        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        try:
+            body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
+        finally:
+            self._own_body = own
         return self.function(self._restoring_depth(body) if self._calls_directly(body) else body)
 
     # ------------------------------------------------------------- expressions
@@ -922,9 +961,12 @@ class GeneratingCompiler(Compiler):
             if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zone_list":
                 source = listed = self._zone_content(source.args[1])  # only read by the loop: no copy
             items = _call("ticked", _name(CTX), source, _const(self.where(node)))
-            if listed is not None and not self._may_step([body, *conditions]):
-                # Nothing in the loop counts steps: charge them all at once when the budget allows.
-                items = _call("charged", _name(CTX), listed, _const(self.where(node)))
+            if not self._may_step([body, *conditions]):
+                # Nothing in the loop counts steps: charge them all at once when the budget allows
+                # (a source not made here, only once it is seen to be a list).
+                helper = "charged" if listed is not None else "charged_any"
+                items = _call(helper, _name(CTX), listed if listed is not None else source,
+                              _const(self.where(node)))
             loop = ast.comprehension(ast.Name(target.id, ast.Store()), items, conditions, is_async=0)
             return ast.ListComp(body, [loop]), f"list:{body_type}"
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
@@ -1280,6 +1322,8 @@ class GeneratingCompiler(Compiler):
         return [ast.Assign([_store(_data("flow", "end_turn"))], _const(True))]
 
     def t_return_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        if self._own_body and self._env_names is not None:  # no ctx.env to restore on the way out
+            return [ast.AugAssign(_store(_attr(_name(CTX), "depth")), ast.Sub(), _const(1)), ast.Return(None)]
         return [ast.Raise(_call("Return"), None)]
 
     def t_call_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:

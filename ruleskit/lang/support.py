@@ -439,6 +439,15 @@ def charged(ctx: Ctx, items: list[Any], where: str) -> Any:
     return ticked(ctx, items, where)
 
 
+def charged_any(ctx: Ctx, source: Any, where: str) -> Any:
+    """`charged` for a source that may be a list (a rule's result, a local) or a zone: a zone, or a
+    list the budget has no room for, is ticked one element at a time."""
+    if type(source) is list and ctx.steps + len(source) <= ctx.budget:
+        ctx.steps += len(source)
+        return source
+    return ticked(ctx, source, where)
+
+
 def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
     return list(as_list(ctx.model, ctx.data, source, where))
 
@@ -508,7 +517,7 @@ NAMES: dict[str, Any] = {
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
-    "each": each, "ticked": ticked, "charged": charged, "loop_items": loop_items,
+    "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
