@@ -49,7 +49,7 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
              "zone_index", "zone_list", "zone_content", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
              "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
-             "any_field", "copy_list", "kind_items", "player_list", "len"}
+             "any_field", "copy_list", "kind_items", "player_list", "seat_list", "len"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -960,6 +960,8 @@ class GeneratingCompiler(Compiler):
             listed = self._listed(source)
             if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zone_list":
                 source = listed = self._zone_content(source.args[1])  # only read by the loop: no copy
+            elif isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "player_list":
+                source = listed = _call("seat_list", *source.args)
             items = _call("ticked", _name(CTX), source, _const(self.where(node)))
             if not self._may_step([body, *conditions]):
                 # Nothing in the loop counts steps: charge them all at once when the budget allows

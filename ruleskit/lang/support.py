@@ -318,18 +318,29 @@ def owned_index(data: dict[str, Any], keys: dict[Any, str], name: str, owner: An
     return list_index(content, i, where)
 
 
+# These charge the list's length as `_charge_list` does, written out: they run in the innermost loops.
+
 def list_count(ctx: Ctx, value: list[Any], where: str) -> int:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return len(value)
 
 
 def list_any(ctx: Ctx, value: list[Any], where: str) -> bool:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return any(value)
 
 
 def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return all(value)
 
 
@@ -487,6 +498,15 @@ def player_list(data: dict[str, Any]) -> list[int]:
     return list(range(data["n"]))
 
 
+_SEATS = [list(range(n)) for n in range(33)]
+
+
+def seat_list(data: dict[str, Any]) -> list[int]:
+    """The players, as a list shared by every caller: for code that only reads it at once (a loop's source)."""
+    n = data["n"]
+    return _SEATS[n] if 0 <= n < len(_SEATS) else list(range(n))
+
+
 def copy_list(items: list[Any]) -> list[Any]:
     return list(items)
 
@@ -518,7 +538,7 @@ NAMES: dict[str, Any] = {
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
     "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
-    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
+    "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
