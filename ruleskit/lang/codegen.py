@@ -1227,7 +1227,7 @@ class GeneratingCompiler(Compiler):
                           _const(where))
                 if sign:
                     return [ast.Expr(_call("change_field", _name(CTX), owner, value, _const(sign), *bounds))]
-                return [ast.Expr(_call("set_field", _name(CTX), value, owner, *bounds))]
+                return self._set_field(value, owner, field, player_bound, item_bounds, bounds)
             if sign:
                 op = "add" if sign > 0 else "subtract"
                 current = _call(self.constant(reader, "read"), _name(CTX))
@@ -1247,6 +1247,35 @@ class GeneratingCompiler(Compiler):
             bound = bounds_of(var, f"'{self._target_name(target_node)}'", self.model.item_kind)
             value = _call(self.constant(bound, "bound"), value, _const(where))
         return [ast.Assign([_store(write_target)], value)]
+
+    def _set_field(self, value: ast.expr, owner: ast.expr, field: str, player_bound: Any, item_bounds: dict[str, Any],
+                   bounds: tuple[ast.expr, ...]) -> list[ast.stmt]:
+        """`set owner.field = value`: written inline when the owner is a seat, or an item of the one kind
+        with that variable; anything else goes through `set_field`, with its checks and errors."""
+        self._count += 1
+        value_name, owner_name = f"v_{self._count}", f"o_{self._count}"
+        where = bounds[-1]
+        general: list[ast.stmt] = [ast.Expr(_call("set_field", _name(CTX), _name(value_name), _name(owner_name),
+                                                  *bounds))]
+        branches: list[tuple[ast.expr, str, ast.expr]] = []
+        if player_bound is not None:
+            is_seat = ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("int")])
+            branches.append((is_seat, "pv", bounds[1]))
+        if len(item_bounds) == 1:
+            (kind, bound), = item_bounds.items()
+            is_item = ast.BoolOp(ast.And(), [
+                ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("str")]),
+                ast.Compare(_call(_attr(self.constant(self.model.item_kind, "kinds"), "get"), _name(owner_name)),
+                            [ast.Eq()], [_const(kind)])])
+            branches.append((is_item, "ev", self.constant(bound, "bound")))
+        code = general
+        for test, table, bound_name in reversed(branches):
+            owned = _call(_attr(_name(CTX), "own"), _const(table), _name(owner_name))
+            write = ast.Assign([ast.Subscript(owned, _const(field), ast.Store())],
+                               _call(bound_name, _name(value_name), where))
+            code = [ast.If(test, [write], code)]
+        return [ast.Assign([ast.Name(value_name, ast.Store())], value),
+                ast.Assign([ast.Name(owner_name, ast.Store())], owner), *code]
 
     @staticmethod
     def _target_name(node: Tree) -> str:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from engine_support import TINY_GAME, write_pack
+from engine_support import TINY_GAME, TINY_RULES, write_pack
 
 import ruleskit
 from ruleskit.errors import BudgetExceeded
@@ -208,4 +208,39 @@ def test_zones_of_known_items_read_the_same_in_both_backends(tmp_path: Path, say
             outcomes.append((state.to_json(), state.messages))
         except Exception as exc:  # noqa: BLE001 - the error itself is compared
             outcomes.append((f"{type(exc).__name__}: {exc}", []))
+    assert outcomes[0] == outcomes[1]
+
+
+KINDS = """
+[kinds.token]
+per_player = true
+vars.level = { type = "int", start = 1, min = 0, max = 3 }
+vars.mark = { type = "bool" }
+
+[kinds.coin]
+vars.level = { type = "int", max = 9 }
+items.gold = {}
+"""
+
+
+@pytest.mark.parametrize("write", ["set me.points = 3", "set me.points = 9", "set me.points = true",
+                                   "set me.token.level = 2", "set me.token.level = 7", "set me.token.level = -1",
+                                   'set me.token.level = \\"a\\"', "set me.token.mark = true",
+                                   "set me.token.mark = 1", "set gold.level = 8", "set gold.level = 12",
+                                   "let t = me.token\\nset t.level = 0", "let n = none\\nset n.level = 1",
+                                   "let b = true\\nset b.level = 1", "let q = 1\\nset q.level = 1",
+                                   'let s = \\"token_9\\"\\nset s.level = 1'])
+def test_writes_to_fields_agree_in_both_backends(tmp_path: Path, write: str) -> None:
+    # A write to a player's or an item's variable is made inline for a seat or an item of the one
+    # kind with that variable; every other owner and value keeps the reference backend's errors.
+    game = TINY_GAME.replace("me.points += double(1)", write) + KINDS
+    root = write_pack(tmp_path / "writes", game=game, rules=TINY_RULES)
+    outcomes = []
+    for backend in BACKENDS:
+        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+        try:
+            state.apply(state.legal_actions()[0])
+            outcomes.append(state.to_json())
+        except Exception as exc:  # noqa: BLE001 - the error itself is compared
+            outcomes.append(f"{type(exc).__name__}: {exc}")
     assert outcomes[0] == outcomes[1]
