@@ -355,8 +355,8 @@ def zone_value(model: Any, value: Any, where: str) -> ZoneRef:
 
 def move_items(ctx: Ctx, what: Any, src: Any, dst: Any, count: Any, counted: bool, top: bool, where: str) -> None:
     """`move [count of] what from src to dst`: `count` is read only when `counted`."""
-    model = ctx.model
-    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if type(src) is not ZoneRef or type(dst) is not ZoneRef:
+        src, dst = zone_value(ctx.model, src, where), zone_value(ctx.model, dst, where)
     zone_ops.move(ctx, src, dst, what, need_int(count, where) if counted else None, top, where)
 
 
