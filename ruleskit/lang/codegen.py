@@ -876,7 +876,7 @@ class GeneratingCompiler(Compiler):
             assert arg is not None and where is not None
             if not isinstance(arg, ast.Name | ast.Constant):
                 return general
-            in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [arg, _call("len", placed)])
+            in_range: ast.expr = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [arg, _call("len", placed)])
             if not self._is_int(arg):
                 in_range = ast.BoolOp(ast.And(), [ast.Compare(_call("type", arg), [ast.Is()], [_name("int")]),
                                                   in_range])
@@ -986,7 +986,8 @@ class GeneratingCompiler(Compiler):
         name, seat = ref.body.args[0].value, ref.body.args[1]
         zone = self.model.zones.get(name) if isinstance(name, str) else None
         is_seat = ast.Compare(_call("type", seat), [ast.Is()], [_name("int")])
-        if zone is None or zone.owner != "player" or ast.dump(ref.test) != ast.dump(is_seat):
+        if zone is None or not isinstance(name, str) or zone.owner != "player" \
+                or ast.dump(ref.test) != ast.dump(is_seat):
             return general
         keys = self._zone_keys.get(name)
         if keys is None:
