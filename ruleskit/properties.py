@@ -55,6 +55,7 @@ def install_properties(compiler: EnsureCompiler, program: Program, actions: dict
         if key in after or key in compiler.old_users:
             program.procs[proc_name] = checked_definition(
                 program.procs[proc_name], after.get(key, []), [p for p, _ in definition.params], None)
+            compiler.procedure_replaced(proc_name, program.procs[proc_name])
     _wrap_hooks(compiler, program, after)
     return over_game
 

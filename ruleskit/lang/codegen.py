@@ -30,11 +30,12 @@ from typing import Any
 from lark import Token, Tree
 
 from ..model import ZoneRef
-from ..runtime.context import FRAME_LOCAL, MAX_DEPTH
+from ..runtime.context import FRAME_LOCAL, MAX_DEPTH, nothing
 from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
 from .expressions import SPECIALS, unquote
+from .parser import Origin, parse
 from .scope import ANY, Fn, Scope, element_type, type_of
 from .statements import bounds_of
 from .values import MAX_INT
@@ -45,10 +46,10 @@ _ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equa
 _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
 # Helpers that never count a step of the budget nor call code that does.
 _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_list", "zone_count", "zone_free",
-             "zone_index", "zone_list", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
+             "zone_index", "zone_list", "zone_content", "zone_first", "zone_ref", "not_none", "list_index", "per_player_item",
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
              "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
-             "any_field", "copy_list", "kind_items", "player_list"}
+             "any_field", "copy_list", "kind_items", "player_list", "seat_list", "len"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -157,6 +158,8 @@ class GeneratingCompiler(Compiler):
         self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
         # The module names by which generated code calls each rule directly: {rule name: "R_name"}.
         self._callees: dict[str, str] = {}
+        # The same for procedures ("P_name"): a call statement calls the procedure's function directly.
+        self._proc_callees: dict[str, str] = {}
         # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
         # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
         self._sure: set[str] = set()
@@ -164,6 +167,12 @@ class GeneratingCompiler(Compiler):
         # are ints: a call whose arguments there are surely ints calls that body directly.
         self._int_params: dict[str, list[int]] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
+        # Python locals known to hold one of some items (a comprehension's variable over a kind's items):
+        # {local: those items}. A zone of such an owner is read straight from its key table.
+        self._item_locals: dict[str, frozenset[Any]] = {}
+        # True while generating the statements of a procedure's or hook's own function: `return` there
+        # leaves it as Python does (after taking back its level of ctx.depth), raising nothing.
+        self._own_body = False
 
     # ------------------------------------------------------------- the generated module
 
@@ -384,6 +393,22 @@ class GeneratingCompiler(Compiler):
             self._callees[name] = known
         return known
 
+    def _proc_callee(self, name: str) -> str:
+        """The module name by which generated code calls procedure `name` (bound once it is generated)."""
+        known = self._proc_callees.get(name)
+        if known is None:
+            base = f"P_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
+            known, n = base, 1
+            while known in self._proc_callees.values():
+                n += 1
+                known = f"{base}_{n}"
+            self._proc_callees[name] = known
+        return known
+
+    def procedure_replaced(self, name: str, call: Callable[[Any, list[Any]], Any]) -> None:
+        """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it."""
+        self.namespace[self._proc_callee(name)] = support.called_with_list(call)
+
     def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
         self._call(f"rule:{name}")
         positions = self._int_params.get(name)
@@ -392,6 +417,7 @@ class GeneratingCompiler(Compiler):
 
     def _calls_directly(self, code: list[ast.stmt]) -> bool:
         callees = set(self._callees.values()) | {self._callee(n, True) for n in self._int_params}
+        callees.update(self._proc_callees.values())
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
 
     @staticmethod
@@ -434,11 +460,17 @@ class GeneratingCompiler(Compiler):
     def _compile_proc(self, definition: Definition) -> None:
         self.origin, self.current = definition.origin, f"proc {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
-        body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+        self._own_body = True
+        try:
+            body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+        finally:
+            self._own_body = False
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         frame, params = self._frame(definition, "proc", names, body, True, local)
-        self.program.procs[definition.name] = support.entry_point(self.function(frame, (CTX, *params), False))
+        function = self.function(frame, (CTX, *params), False)
+        self.namespace[self._proc_callee(definition.name)] = function
+        self.program.procs[definition.name] = support.entry_point(function)
 
     def _compile_hook(self, definition: Definition) -> None:
         if definition.kind == "modify" and definition.target in self._modifiers:
@@ -469,7 +501,11 @@ class GeneratingCompiler(Compiler):
             when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
             return when, self.gen_block(definition.body, scope)
 
-        (when, body), local = self.generate(hook_code, [])
+        self._own_body = True
+        try:
+            (when, body), local = self.generate(hook_code, [])
+        finally:
+            self._own_body = False
         self._note_calls(f"hook:{definition.name}")
         self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
         if when is not None:
@@ -482,12 +518,39 @@ class GeneratingCompiler(Compiler):
     # ------------------------------------------------------------- entry points used by the closure compiler
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
-        (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
+        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        try:
+            (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
+        finally:
+            self._own_body = own
         code: list[ast.stmt] = [ast.Return(value)]
         return self.function(self._restoring_depth(code) if self._calls_directly(code) else code), value_type
 
+    def block(self, text: str, origin: Origin, names: dict[str, str] | None = None, what: str = "effect") -> Fn:
+        """A block of statements written inline in TOML, as one function that also ends at `return`."""
+        self.origin = origin
+        self.current = what
+        if not text.strip():
+            return nothing
+        tree = parse(text, "block", origin)
+        scope = Scope(names)
+        body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())
+        ends = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])]
+        code: list[ast.stmt] = [ast.Try(body or [ast.Pass()], ends, [], [])]
+        if self._calls_directly(body):  # as `_restoring_depth`, in the same `try`
+            saved = ast.Assign([ast.Name("depth", ast.Store())], _attr(_name(CTX), "depth"))
+            restore = ast.Assign([_store(_attr(_name(CTX), "depth"))], _name("depth"))
+            code = [saved, ast.Try(body or [ast.Pass()], ends, [], [restore])]
+        function = self.function(code)
+        self._note_calls(what)
+        return function  # type: ignore[no-any-return]
+
     def compile_block(self, node: Tree, scope: Scope) -> Fn:
-        body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
+        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        try:
+            body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
+        finally:
+            self._own_body = own
         return self.function(self._restoring_depth(body) if self._calls_directly(body) else body)
 
     # ------------------------------------------------------------- expressions
@@ -699,7 +762,8 @@ class GeneratingCompiler(Compiler):
         if zone is not None and zone.type != "pool":
             owned = self._owned_zone(base)
             if owned is not None:
-                return _call("owned_index", _name(DATA), *owned, position, where), element or ANY
+                general = _call("owned_index", _name(DATA), *owned, position, where)
+                return self._owned_read(owned, general, "index", position, where), element or ANY
             return _call("zone_index", _name(DATA), base, position, where), element or ANY
         return _call("index", _name(CTX), base, position, _const(self.where(node))), element or ANY
 
@@ -775,6 +839,50 @@ class GeneratingCompiler(Compiler):
             keys = self._zone_keys[zone_name] = {o: ZoneRef(zone_name, o).key for o in owners}
         return [self.constant(keys, "keys"), _const(zone_name), owner, message]
 
+    def _owned_read(self, owned: list[ast.expr], general: ast.expr, how: str, arg: ast.expr | None = None,
+                    where: ast.expr | None = None) -> ast.expr:
+        """`general` (an `owned_*` helper's call), read inline where the owner is surely in the zone's key
+        table: a local over a kind's items, or `items[i]` of a kind's items once `i` is tested in range.
+        The helper still runs whenever that is not so, with its errors."""
+        keys_node, _, owner, _ = owned
+        keys = self.namespace.get(keys_node.id) if isinstance(keys_node, ast.Name) else None
+        if self._in_iterable or not isinstance(keys, dict):  # no `:=` in a comprehension's source
+            return general
+        test: ast.expr | None = None
+        if isinstance(owner, ast.Name) and owner.id in self._item_locals \
+                and all(o in keys for o in self._item_locals[owner.id]):
+            key: ast.expr = _sub(keys_node, owner)
+        elif isinstance(owner, ast.IfExp) and isinstance(owner.body, ast.Subscript) \
+                and isinstance(owner.body.value, ast.Name) and isinstance(owner.body.slice, ast.Name):
+            listed, test = self.namespace.get(owner.body.value.id), owner.test
+            if not (isinstance(listed, list) and all(type(o) is str and o in keys for o in listed)):
+                return general
+            if ast.dump(test) != ast.dump(ast.Compare(_const(0), [ast.LtE(), ast.Lt()],
+                                                      [owner.body.slice, _const(len(listed))])):
+                return general  # not the test of `g_index` that keeps the position in range
+            key = _sub(self.constant([keys[o] for o in listed], "zone_keys"), owner.body.slice)
+        else:
+            return general
+        self._count += 1
+        content = f"c_{self._count}"
+        placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
+        filled = ast.BinOp(_call("len", placed), ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
+        if how == "count":
+            fast: ast.expr = filled
+        elif how == "free":
+            assert arg is not None
+            fast = ast.BinOp(arg, ast.Sub(), filled)
+        else:  # index: a simple position only (read twice on the rare path)
+            assert arg is not None and where is not None
+            if not isinstance(arg, ast.Name | ast.Constant):
+                return general
+            in_range: ast.expr = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [arg, _call("len", placed)])
+            if not self._is_int(arg):
+                in_range = ast.BoolOp(ast.And(), [ast.Compare(_call("type", arg), [ast.Is()], [_name("int")]),
+                                                  in_range])
+            fast = ast.IfExp(in_range, _sub(_name(content), arg), _call("list_index", _data("z", key), arg, where))
+        return fast if test is None else ast.IfExp(test, fast, general)
+
     def _direct_builtin(self, name: str, values: list[ast.expr], where: ast.expr) -> ast.expr | None:
         """A builtin on a zone whose kind the code fixes, or on a list the code builds, as a direct read.
 
@@ -789,7 +897,8 @@ class GeneratingCompiler(Compiler):
             owned = self._owned_zone(values[0])
             prefix, zone_args = ("owned", owned) if owned is not None else ("zone", [values[0]])
             if name == "count" and len(values) == 1:
-                return _int(_call(f"{prefix}_count", data, *zone_args))
+                general = _call(f"{prefix}_count", data, *zone_args)
+                return _int(self._owned_read(owned, general, "count") if owned is not None else general)
             if name == "count" and len(values) == 2:
                 return _int(_call("zone_amount", _name(CTX), values[0], values[1], where))
             if name == "items" and zone.type == "stack":
@@ -799,7 +908,9 @@ class GeneratingCompiler(Compiler):
             if name == "free" and zone.size is None:
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
-                    return _int(_call(f"{prefix}_free", data, *zone_args, _const(capacity)))
+                    general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
+                    return _int(self._owned_read(owned, general, "free", _const(capacity))
+                                if owned is not None else general)
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)
@@ -832,25 +943,58 @@ class GeneratingCompiler(Compiler):
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = element_type(source_type)
-        sure = self._sure
+        sure, item_locals = self._sure, self._item_locals
         self._sure = sure - {f"L_{var}"}  # the comprehension's variable hides a parameter of that name
+        self._item_locals = {n: v for n, v in item_locals.items() if n != f"L_{var}"}
+        listed_items = self._listed(source)
+        known = self.namespace.get(listed_items.id) if isinstance(listed_items, ast.Name) else None
+        if isinstance(known, list) and all(type(i) is str for i in known):
+            self._item_locals[f"L_{var}"] = frozenset(known)  # a kind's items, fixed when the code is made
         try:
             body, body_type = self.gen_expr(body_node, inner)
             conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
         finally:
-            self._sure = sure
+            self._sure, self._item_locals = sure, item_locals
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
-            items = _call("ticked", _name(CTX), source, _const(self.where(node)))
             listed = self._listed(source)
-            if listed is not None and not self._may_step([body, *conditions]):
-                # Nothing in the loop counts steps: charge them all at once when the budget allows.
-                items = _call("charged", _name(CTX), listed, _const(self.where(node)))
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zone_list":
+                source = listed = self._zone_content(source.args[1])  # only read by the loop: no copy
+            elif isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "player_list":
+                source = listed = _call("seat_list", *source.args)
+            items = _call("ticked", _name(CTX), source, _const(self.where(node)))
+            if not self._may_step([body, *conditions]):
+                # Nothing in the loop counts steps: charge them all at once when the budget allows
+                # (a source not made here, only once it is seen to be a list).
+                helper = "charged" if listed is not None else "charged_any"
+                items = _call(helper, _name(CTX), listed if listed is not None else source,
+                              _const(self.where(node)))
             loop = ast.comprehension(ast.Name(target.id, ast.Store()), items, conditions, is_async=0)
             return ast.ListComp(body, [loop]), f"list:{body_type}"
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
         loop = ast.comprehension(ast.Name("_", ast.Store()), items, conditions, is_async=0)
         return ast.ListComp(body, [loop]), f"list:{body_type}"
+
+    def _zone_content(self, ref: ast.expr) -> ast.expr:
+        """The list in the game data of the zone `ref` names (a stack or a row, `zone_list` without the
+        copy); a player's zone named by a seat is found in a table of keys by seat made with the code."""
+        general = _call("zone_content", _name(DATA), ref)
+        if not (isinstance(ref, ast.IfExp) and isinstance(ref.body, ast.Call) and isinstance(ref.body.func, ast.Name)
+                and ref.body.func.id == "zone_ref" and isinstance(ref.body.args[0], ast.Constant)
+                and isinstance(ref.body.args[1], ast.Name)):
+            return general
+        name, seat = ref.body.args[0].value, ref.body.args[1]
+        zone = self.model.zones.get(name) if isinstance(name, str) else None
+        is_seat = ast.Compare(_call("type", seat), [ast.Is()], [_name("int")])
+        if zone is None or not isinstance(name, str) or zone.owner != "player" \
+                or ast.dump(ref.test) != ast.dump(is_seat):
+            return general
+        keys = self._zone_keys.get(name)
+        if keys is None:
+            keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
+        seated = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [seat, _const(self.model.max_players)])
+        return ast.IfExp(ast.BoolOp(ast.And(), [is_seat, seated]), _data("z", _sub(self.constant(keys, "keys"), seat)),
+                         general)
 
     @staticmethod
     def _listed(source: ast.expr) -> ast.expr | None:
@@ -871,8 +1015,8 @@ class GeneratingCompiler(Compiler):
             for node in ast.walk(tree):
                 if isinstance(node, ast.Call):
                     func = node.func
-                    if isinstance(func, ast.Attribute) and func.attr == "get":
-                        continue  # a table lookup
+                    if isinstance(func, ast.Attribute) and func.attr in ("get", "count"):
+                        continue  # a table lookup, or counting the empty places of a zone's list
                     if not (isinstance(func, ast.Name) and func.id in _STEPLESS):
                         return True
                 elif isinstance(node, ast.ListComp | ast.NamedExpr) and self._in_iterable:
@@ -1084,7 +1228,7 @@ class GeneratingCompiler(Compiler):
                           _const(where))
                 if sign:
                     return [ast.Expr(_call("change_field", _name(CTX), owner, value, _const(sign), *bounds))]
-                return [ast.Expr(_call("set_field", _name(CTX), value, owner, *bounds))]
+                return self._set_field(value, owner, field, player_bound, item_bounds, bounds)
             if sign:
                 op = "add" if sign > 0 else "subtract"
                 current = _call(self.constant(reader, "read"), _name(CTX))
@@ -1104,6 +1248,35 @@ class GeneratingCompiler(Compiler):
             bound = bounds_of(var, f"'{self._target_name(target_node)}'", self.model.item_kind)
             value = _call(self.constant(bound, "bound"), value, _const(where))
         return [ast.Assign([_store(write_target)], value)]
+
+    def _set_field(self, value: ast.expr, owner: ast.expr, field: str, player_bound: Any, item_bounds: dict[str, Any],
+                   bounds: tuple[ast.expr, ...]) -> list[ast.stmt]:
+        """`set owner.field = value`: written inline when the owner is a seat, or an item of the one kind
+        with that variable; anything else goes through `set_field`, with its checks and errors."""
+        self._count += 1
+        value_name, owner_name = f"v_{self._count}", f"o_{self._count}"
+        where = bounds[-1]
+        general: list[ast.stmt] = [ast.Expr(_call("set_field", _name(CTX), _name(value_name), _name(owner_name),
+                                                  *bounds))]
+        branches: list[tuple[ast.expr, str, ast.expr]] = []
+        if player_bound is not None:
+            is_seat = ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("int")])
+            branches.append((is_seat, "pv", bounds[1]))
+        if len(item_bounds) == 1:
+            (kind, bound), = item_bounds.items()
+            is_item = ast.BoolOp(ast.And(), [
+                ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("str")]),
+                ast.Compare(_call(_attr(self.constant(self.model.item_kind, "kinds"), "get"), _name(owner_name)),
+                            [ast.Eq()], [_const(kind)])])
+            branches.append((is_item, "ev", self.constant(bound, "bound")))
+        code = general
+        for test, table, bound_name in reversed(branches):
+            owned = _call(_attr(_name(CTX), "own"), _const(table), _name(owner_name))
+            write = ast.Assign([ast.Subscript(owned, _const(field), ast.Store())],
+                               _call(bound_name, _name(value_name), where))
+            code = [ast.If(test, [write], code)]
+        return [ast.Assign([ast.Name(value_name, ast.Store())], value),
+                ast.Assign([ast.Name(owner_name, ast.Store())], owner), *code]
 
     @staticmethod
     def _target_name(node: Tree) -> str:
@@ -1181,6 +1354,8 @@ class GeneratingCompiler(Compiler):
         return [ast.Assign([_store(_data("flow", "end_turn"))], _const(True))]
 
     def t_return_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
+        if self._own_body and self._env_names is not None:  # no ctx.env to restore on the way out
+            return [ast.AugAssign(_store(_attr(_name(CTX), "depth")), ast.Sub(), _const(1)), ast.Return(None)]
         return [ast.Raise(_call("Return"), None)]
 
     def t_call_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
@@ -1192,7 +1367,7 @@ class GeneratingCompiler(Compiler):
             return [ast.Expr(_call(self.constant(self.s_call_stmt(node, scope), "closure"), _name(CTX)))]
         args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
         self._call(f"proc:{name}")
-        return [ast.Expr(_call(_sub(_name("PROCS"), name), _name(CTX), ast.List(args, ast.Load())))]
+        return [ast.Expr(_call(self._proc_callee(name), _name(CTX), *args))]
 
     def _gen_zone(self, node: Tree, scope: Scope) -> ast.expr:
         """A zone operand of a statement, refused at compile time as `statements._zone` refuses it."""

@@ -10,6 +10,7 @@ text, the values of both sides of a comparison, and the locals it saw.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lark import Token, Tree
@@ -40,6 +41,9 @@ class EnsureCompiler(DecisionCompiler):
             definition = self.rule_defs["old"]
             raise LanguageError("'old' is a built-in name (old(...) in an ensure) and cannot name a rule",
                                 file=definition.origin.file, line=definition.line)
+
+    def procedure_replaced(self, name: str, call: Callable[[Ctx, list[Any]], Any]) -> None:
+        """Procedure `name` now runs as `call` (wrapped for its properties); closures look it up each call."""
 
     # ------------------------------------------------------------- ensure
 

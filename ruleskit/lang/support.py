@@ -255,6 +255,11 @@ def zone_list(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
     return list(data["z"][ref.key])
 
 
+def zone_content(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+    """The zone's own list, for code that only reads it at once (a comprehension's source)."""
+    return data["z"][ref.key]  # type: ignore[no-any-return]
+
+
 def zone_first(data: dict[str, Any], ref: ZoneRef) -> Any:
     content = data["z"][ref.key]
     return content[0] if content else None
@@ -313,18 +318,29 @@ def owned_index(data: dict[str, Any], keys: dict[Any, str], name: str, owner: An
     return list_index(content, i, where)
 
 
+# These charge the list's length as `_charge_list` does, written out: they run in the innermost loops.
+
 def list_count(ctx: Ctx, value: list[Any], where: str) -> int:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return len(value)
 
 
 def list_any(ctx: Ctx, value: list[Any], where: str) -> bool:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return any(value)
 
 
 def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
-    _charge_list(ctx, value, where)
+    if value:
+        ctx.steps += len(value)
+        if ctx.steps > ctx.budget:
+            over_budget(ctx, where)
     return all(value)
 
 
@@ -339,8 +355,8 @@ def zone_value(model: Any, value: Any, where: str) -> ZoneRef:
 
 def move_items(ctx: Ctx, what: Any, src: Any, dst: Any, count: Any, counted: bool, top: bool, where: str) -> None:
     """`move [count of] what from src to dst`: `count` is read only when `counted`."""
-    model = ctx.model
-    src, dst = zone_value(model, src, where), zone_value(model, dst, where)
+    if type(src) is not ZoneRef or type(dst) is not ZoneRef:
+        src, dst = zone_value(ctx.model, src, where), zone_value(ctx.model, dst, where)
     zone_ops.move(ctx, src, dst, what, need_int(count, where) if counted else None, top, where)
 
 
@@ -434,6 +450,15 @@ def charged(ctx: Ctx, items: list[Any], where: str) -> Any:
     return ticked(ctx, items, where)
 
 
+def charged_any(ctx: Ctx, source: Any, where: str) -> Any:
+    """`charged` for a source that may be a list (a rule's result, a local) or a zone: a zone, or a
+    list the budget has no room for, is ticked one element at a time."""
+    if type(source) is list and ctx.steps + len(source) <= ctx.budget:
+        ctx.steps += len(source)
+        return source
+    return ticked(ctx, source, where)
+
+
 def loop_items(ctx: Ctx, source: Any, where: str) -> list[Any]:
     return list(as_list(ctx.model, ctx.data, source, where))
 
@@ -456,6 +481,14 @@ def entry_point(definition: Callable[..., Any]) -> Callable[[Ctx, list[Any]], An
     return call
 
 
+def called_with_list(call: Callable[[Ctx, list[Any]], Any]) -> Callable[..., Any]:
+    """An entry point `(ctx, args)` under the positional signature generated code calls."""
+    def positional(ctx: Ctx, *args: Any) -> Any:
+        return call(ctx, list(args))
+
+    return positional
+
+
 def over_budget(ctx: Ctx, where: str) -> None:
     ctx.steps -= 1
     ctx.tick(where)
@@ -463,6 +496,15 @@ def over_budget(ctx: Ctx, where: str) -> None:
 
 def player_list(data: dict[str, Any]) -> list[int]:
     return list(range(data["n"]))
+
+
+_SEATS = [list(range(n)) for n in range(33)]
+
+
+def seat_list(data: dict[str, Any]) -> list[int]:
+    """The players, as a list shared by every caller: for code that only reads it at once (a loop's source)."""
+    n = data["n"]
+    return _SEATS[n] if 0 <= n < len(_SEATS) else list(range(n))
 
 
 def copy_list(items: list[Any]) -> list[Any]:
@@ -488,15 +530,15 @@ def shown(ctx: Ctx, value: Any) -> str:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
-    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_first": zone_first,
+    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
-    "each": each, "ticked": ticked, "charged": charged, "loop_items": loop_items,
-    "over_budget": over_budget, "player_list": player_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
+    "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
+    "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,

@@ -197,6 +197,19 @@ check = "p.coins == old(p.coins) + 1"
     assert report.failure is not None and report.failure.name == "property bonus_is_one_coin"
 
 
+def test_a_called_procedure_is_checked_by_both_backends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The effect `earn(me)` calls the procedure: its property is checked whichever backend runs it."""
+    wrong = """[properties.earning_two]
+after = "proc earn"
+check = "p.coins == old(p.coins) + 2"
+"""
+    for backend in ("closures", "compiled"):
+        monkeypatch.setenv("RULESKIT_BACKEND", backend)
+        report = check_pack(make(tmp_path, properties=wrong, name=f"earn_{backend}"), games=2, players=[2],
+                            shrink=False)
+        assert report.failure is not None and report.failure.name == "property earning_two", backend
+
+
 def test_decision_and_end_properties(tmp_path: Path) -> None:
     holding = """[properties.turns_go_forward]
 at = "decision"
