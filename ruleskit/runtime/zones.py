@@ -32,7 +32,10 @@ def amount(ctx: Ctx, ref: ZoneRef, item: Any) -> int:
 
 
 def used(ctx: Ctx, ref: ZoneRef) -> int:
-    zone = ctx.model.zones[ref.name]
+    return _used(ctx, ctx.model.zones[ref.name], ref)
+
+
+def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
     content = ctx.data["z"][ref.key]
     if zone.type == "pool":
         if zone.unlimited:
@@ -46,7 +49,10 @@ def used(ctx: Ctx, ref: ZoneRef) -> int:
 
 
 def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
-    zone = ctx.model.zones[ref.name]
+    return _capacity(ctx, ctx.model.zones[ref.name], ref)
+
+
+def _capacity(ctx: Ctx, zone: Any, ref: ZoneRef) -> int | None:
     if zone.type == "row":
         return zone.slots if zone.capacity is None else _capacity_value(ctx, ref)
     if zone.capacity is None:
@@ -88,9 +94,10 @@ def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
         content[item] = have - count
         return
     for _ in range(count):
-        if item not in content:
-            raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}")
-        index = content.index(item)
+        try:
+            index = content.index(item)
+        except ValueError:
+            raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}") from None
         if zone.type == "row":
             content[index] = None
         else:
@@ -119,8 +126,8 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
                 content.insert(0, item)
             else:
                 content.append(item)
-    cap = capacity(ctx, ref)
-    if cap is not None and used(ctx, ref) > cap:
+    cap = _capacity(ctx, zone, ref)
+    if cap is not None and _used(ctx, zone, ref) > cap:
         raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
 
 
