@@ -42,10 +42,17 @@ def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
             return 0
         if zone.size is None:
             return sum(content.values())
-        return sum(count * item_size(ctx, ref, item) for item, count in content.items())
+        items = ctx.model.item_data
+        return sum(count * _size(items, item, zone.size) for item, count in content.items())
     if zone.size is None:  # every piece takes one place
         return len(content) - content.count(None)
-    return sum(item_size(ctx, ref, item) for item in content if item is not None)
+    items = ctx.model.item_data
+    return sum(_size(items, item, zone.size) for item in content if item is not None)
+
+
+def _size(items: dict[str, Any], item: str, field: str) -> int:
+    """`item_size` with the zone's size field found once for all its pieces."""
+    return int(items[item].get(field) or 0)
 
 
 def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
@@ -54,14 +61,14 @@ def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
 
 def _capacity(ctx: Ctx, zone: Any, ref: ZoneRef) -> int | None:
     if zone.type == "row":
-        return zone.slots if zone.capacity is None else _capacity_value(ctx, ref)
+        return zone.slots if zone.capacity is None else _capacity_value(ctx, zone, ref)
     if zone.capacity is None:
         return None
-    return _capacity_value(ctx, ref)
+    return _capacity_value(ctx, zone, ref)
 
 
-def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
-    fixed = ctx.model.zones[ref.name].capacity
+def _capacity_value(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
+    fixed = zone.capacity
     if type(fixed) is int:  # a number in the pack: nothing to evaluate
         return fixed
     fn = ctx.program.capacities[ref.name]
@@ -76,8 +83,9 @@ def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
 
 
 def free(ctx: Ctx, ref: ZoneRef) -> int:
-    cap = capacity(ctx, ref)
-    return INFINITE if cap is None else cap - used(ctx, ref)
+    zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
+    cap = _capacity(ctx, zone, ref)
+    return INFINITE if cap is None else cap - _used(ctx, zone, ref)
 
 
 def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
