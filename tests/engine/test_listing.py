@@ -150,3 +150,28 @@ def test_a_full_table_of_actions_starts_again_without_changing_the_listing(tmp_p
     game = ruleskit.load(tmp_path / "pack", backend="compiled", cache=False)
     assert _listing(game) == expected
     assert _listing(game) == expected
+
+
+REPEATED_ITEMS = """
+[kinds.gem]
+items.ruby = {}
+items.opal = {}
+items.jade = {}
+
+[zones.table]
+type = "pool"
+of = "gem"
+start = { ruby = 2, opal = 1, jade = 2 }
+
+[actions.take]
+stage = "main"
+params = { g = "items(table)" }
+effect = "end turn"
+"""
+
+
+def test_repeated_item_options_are_offered_once_in_first_seen_order(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, REPEATED_ITEMS) for backend in BACKENDS)
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [row[0] for row in listed] == ["score", "take:ruby", "take:opal", "take:jade"]
