@@ -280,11 +280,17 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     params = action.params
     env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
-    options, plain = _distinct(_param_options(game, ctx, action, params[index]))
+    options = _param_options(game, ctx, action, params[index])
     if index + 1 == len(params):
-        _bind_last(game, ctx, action, player, values, options, plain, env, out, room)
+        _bind_last(game, ctx, action, player, values, options, env, out, room)
         return
+    seen: set[str] = set()
     for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
+        if key in seen:
+            continue
+        seen.add(key)
         ctx.steps += 1  # each binding tried is a step of the listing's budget
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
@@ -294,7 +300,7 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
 
 
 def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values: list[Any], options: list[Any],
-               plain: bool, env: dict[str, Any], out: list[Action], room: int) -> None:
+               env: dict[str, Any], out: list[Action], room: int) -> None:
     """Bind the innermost parameter to each of `options` in place: its checks read the same table each time."""
     name = action.params[-1].name
     # Most actions have no `require` and no cost, or one `require`: then `_allowed` is not called.
@@ -302,8 +308,14 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
     always = not requires and not action.costs
     only = requires[0][0] if len(requires) == 1 and not action.costs else None
     table = _actions_of(game, action, player)
-    plain = plain and _plain_values(values)
+    plain = _plain_values(values)
+    seen: set[str] = set()
     for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
+        if key in seen:
+            continue
+        seen.add(key)
         ctx.steps += 1  # each binding tried is a step of the listing's budget
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
@@ -313,30 +325,13 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
         if always or (only(ctx) if only is not None else _allowed(ctx, action)):
             if len(out) >= room:
                 raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
-            found = table.get((*values, value) if values else value) if plain else None
-            out.append(found if found is not None else _make_action(game, action, [*values, value], player))
-
-
-_PLAIN_KINDS = frozenset((str, int))
-
-
-def _distinct(options: list[Any]) -> tuple[list[Any], bool]:
-    """`options` less those whose id repeats an earlier one's, in order; and whether all are str or int.
-
-    The listing offers each id once. In a list of only str or only int values an id repeats only
-    where a value does, and `dict.fromkeys` drops those without a Python loop.
-    """
-    kinds = set(map(type, options))
-    if len(kinds) == 1 and kinds <= _PLAIN_KINDS:
-        return list(dict.fromkeys(options)), True
-    seen: set[str] = set()
-    distinct: list[Any] = []
-    for value in options:
-        key = option_id(value)
-        if key not in seen:
-            seen.add(key)
-            distinct.append(value)
-    return distinct, kinds <= _PLAIN_KINDS
+            if plain and (kind is str or kind is int):
+                found = table.get((*values, value) if values else value)
+                if found is None:
+                    found = _make_action(game, action, [*values, value], player)
+                out.append(found)
+            else:
+                out.append(_make_action(game, action, [*values, value], player))
 
 
 # ---------------------------------------------------------------- one action by id
