@@ -105,13 +105,16 @@ class Ctx:
 
     def own(self, part: str, key: Any) -> Any:
         """The container `data[part][key]` (a player's vars, an item's vars, a zone), safe to change in place."""
-        data = self.data
-        outer = data[part]
-        if id(outer) not in self.owned:
-            outer = data[part] = self._owned_copy(outer)
+        owned = self.owned
+        outer = self.data[part]
+        if id(outer) not in owned:
+            outer = self.data[part] = self._owned_copy(outer)
         inner = outer[key]
-        if id(inner) not in self.owned:
-            inner = outer[key] = self._owned_copy(inner)
+        if id(inner) in owned:  # the usual case once a job has changed this container
+            return inner
+        inner = outer[key] = inner.copy()  # `_owned_copy` inline: moving things pays it twice a move
+        owned.add(id(inner))
+        self.keep.append(inner)
         return inner
 
     def own_top(self, part: str) -> Any:

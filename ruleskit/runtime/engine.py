@@ -230,7 +230,7 @@ def _offer(game: Game, data: dict[str, Any], player: int,
             if found:
                 count += len(found)
                 yield found
-        elif _allowed(ctx, action):
+        elif (not action.requires and not action.costs) or _allowed(ctx, action):
             count += 1
             yield [_make_action(game, action, [], player)]
 
@@ -280,11 +280,11 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     params = action.params
     env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
     ctx.env = env
-    param = params[index]
-    options = _param_options(game, ctx, action, param)
+    options = _param_options(game, ctx, action, params[index])
+    if index + 1 == len(params):
+        _bind_last(game, ctx, action, player, values, options, env, out, room)
+        return
     seen: set[str] = set()
-    last = index + 1 == len(params)
-    name = param.name
     for value in options:
         kind = type(value)
         key = value if kind is str else str(value) if kind is int else option_id(value)
@@ -295,17 +295,43 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
             ctx.tick(action.where)
-        if last:
-            # The innermost parameter is bound in place: its checks read the same table each time.
-            env[name] = value
-            ctx.env = env
-            if _allowed(ctx, action):
-                if len(out) >= room:
-                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+        _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
+        ctx.env = env
+
+
+def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values: list[Any], options: list[Any],
+               env: dict[str, Any], out: list[Action], room: int) -> None:
+    """Bind the innermost parameter to each of `options` in place: its checks read the same table each time."""
+    name = action.params[-1].name
+    # Most actions have no `require` and no cost, or one `require`: then `_allowed` is not called.
+    requires = action.requires
+    always = not requires and not action.costs
+    only = requires[0][0] if len(requires) == 1 and not action.costs else None
+    table = _actions_of(game, action, player)
+    plain = _plain_values(values)
+    seen: set[str] = set()
+    for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
+        if key in seen:
+            continue
+        seen.add(key)
+        ctx.steps += 1  # each binding tried is a step of the listing's budget
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
+        env[name] = value
+        ctx.env = env
+        if always or (only(ctx) if only is not None else _allowed(ctx, action)):
+            if len(out) >= room:
+                raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+            if plain and (kind is str or kind is int):
+                found = table.get((*values, value) if values else value)
+                if found is None:
+                    found = _make_action(game, action, [*values, value], player)
+                out.append(found)
+            else:
                 out.append(_make_action(game, action, [*values, value], player))
-        else:
-            _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
-            ctx.env = env
 
 
 # ---------------------------------------------------------------- one action by id
@@ -380,29 +406,41 @@ def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
     return True
 
 
-_MAX_CACHED_ACTIONS = 20_000  # a pack with more distinct actions starts the table again
+# A table of actions with more distinct bindings than this for one player starts again (memory stays bounded).
+_MAX_CACHED_ACTIONS = 20_000
 
 
 def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
+    if not _plain_values(values):
+        return _new_action(game, action, values, player)
+    table = _actions_of(game, action, player)
+    # One parameter is keyed by its value alone, several by the tuple of them, none by ().
+    key = (values[0] if len(values) == 1 else tuple(values)) if values else ()
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _MAX_CACHED_ACTIONS:
+            table.clear()
+        found = table[key] = _new_action(game, action, values, player)
+    return found  # type: ignore[no-any-return]
+
+
+def _actions_of(game: Game, action: CompiledAction, player: int) -> dict[Any, Action]:
+    """The Actions made so far for `action` and `player`, by their bound values (see `_make_action`)."""
     cache = game.action_cache
-    plain = True  # only str and int values: hashable, and 1 and True stay apart
+    table = cache.get((action.name, player))
+    if table is None:
+        table = cache[action.name, player] = {}
+    return table  # type: ignore[no-any-return]
+
+
+def _plain_values(values: list[Any]) -> bool:
+    """Whether `values` are only str and int: hashable, and 1 and True stay apart, so they can key a table."""
     for value in values:
         kind = type(value)
         if kind is not str and kind is not int:
-            plain = False
-            break
-    if plain:
-        key = (action.name, player, *values)
-        found = cache.get(key)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-    made = _new_action(game, action, values, player)
-    if plain:
-        if len(cache) >= _MAX_CACHED_ACTIONS:
-            cache.clear()
-        cache[key] = made
-    return made
+            return False
+    return True
 
 
 def _new_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:

@@ -16,6 +16,11 @@ MAX_INT = 2**62
 
 def option_id(value: Any) -> str:
     """A stable, readable id for an option value."""
+    kind = type(value)
+    if kind is str:  # most options are items or names: their id is themselves
+        return value  # type: ignore[no-any-return]
+    if kind is int:  # not a bool, whose type is bool
+        return str(value)
     if value is None:
         return "none"
     if value is True:
@@ -61,7 +66,8 @@ def zone_items(model: Model, data: dict[str, Any], ref: ZoneRef) -> list[Any]:
             return [item for item in content]
         result: list[str] = []
         for item, count in content.items():
-            result.extend([item] * count)
+            if count:  # most of a pool's kinds may be absent: no empty list to make and add
+                result += [item] * count
         return result
     if zone.type == "row":
         return [item for item in content if item is not None]

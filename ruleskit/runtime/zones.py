@@ -32,30 +32,43 @@ def amount(ctx: Ctx, ref: ZoneRef, item: Any) -> int:
 
 
 def used(ctx: Ctx, ref: ZoneRef) -> int:
-    zone = ctx.model.zones[ref.name]
+    return _used(ctx, ctx.model.zones[ref.name], ref)
+
+
+def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
     content = ctx.data["z"][ref.key]
     if zone.type == "pool":
         if zone.unlimited:
             return 0
         if zone.size is None:
             return sum(content.values())
-        return sum(count * item_size(ctx, ref, item) for item, count in content.items())
+        items = ctx.model.item_data
+        return sum(count * _size(items, item, zone.size) for item, count in content.items())
     if zone.size is None:  # every piece takes one place
         return len(content) - content.count(None)
-    return sum(item_size(ctx, ref, item) for item in content if item is not None)
+    items = ctx.model.item_data
+    return sum(_size(items, item, zone.size) for item in content if item is not None)
+
+
+def _size(items: dict[str, Any], item: str, field: str) -> int:
+    """`item_size` with the zone's size field found once for all its pieces."""
+    return int(items[item].get(field) or 0)
 
 
 def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
-    zone = ctx.model.zones[ref.name]
+    return _capacity(ctx, ctx.model.zones[ref.name], ref)
+
+
+def _capacity(ctx: Ctx, zone: Any, ref: ZoneRef) -> int | None:
     if zone.type == "row":
-        return zone.slots if zone.capacity is None else _capacity_value(ctx, ref)
+        return zone.slots if zone.capacity is None else _capacity_value(ctx, zone, ref)
     if zone.capacity is None:
         return None
-    return _capacity_value(ctx, ref)
+    return _capacity_value(ctx, zone, ref)
 
 
-def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
-    fixed = ctx.model.zones[ref.name].capacity
+def _capacity_value(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
+    fixed = zone.capacity
     if type(fixed) is int:  # a number in the pack: nothing to evaluate
         return fixed
     fn = ctx.program.capacities[ref.name]
@@ -70,8 +83,9 @@ def _capacity_value(ctx: Ctx, ref: ZoneRef) -> int:
 
 
 def free(ctx: Ctx, ref: ZoneRef) -> int:
-    cap = capacity(ctx, ref)
-    return INFINITE if cap is None else cap - used(ctx, ref)
+    zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
+    cap = _capacity(ctx, zone, ref)
+    return INFINITE if cap is None else cap - _used(ctx, zone, ref)
 
 
 def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
@@ -88,9 +102,10 @@ def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
         content[item] = have - count
         return
     for _ in range(count):
-        if item not in content:
-            raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}")
-        index = content.index(item)
+        try:
+            index = content.index(item)
+        except ValueError:
+            raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}") from None
         if zone.type == "row":
             content[index] = None
         else:
@@ -119,8 +134,8 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
                 content.insert(0, item)
             else:
                 content.append(item)
-    cap = capacity(ctx, ref)
-    if cap is not None and used(ctx, ref) > cap:
+    cap = _capacity(ctx, zone, ref)
+    if cap is not None and _used(ctx, zone, ref) > cap:
         raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
 
 

@@ -102,3 +102,76 @@ def test_the_step_budget_stops_both_at_the_same_place(tmp_path: Path) -> None:
             state.legal_actions()
         messages.append((str(caught.value), caught.value.file, caught.value.line))
     assert messages[0] == messages[1]
+
+
+# Options that are not plain str or int: truth values and lists, with repeats; a player's `take` with none.
+ODD_VALUES = """
+[actions.flag]
+stage = "main"
+label = "Flag {f}"
+params = { f = "[true, false, true]" }
+effect = "end turn"
+
+[actions.group]
+stage = "main"
+params = { g = "[[1, 2], [], [1, 2], [3]]" }
+require = [{ check = "count(g) != 1", message = "not one" }]
+effect = "end turn"
+
+[actions.pass]
+stage = "main"
+require = [{ check = "me.points == 0", message = "only before scoring" }]
+effect = "end turn"
+"""
+
+
+def test_truth_values_and_lists_as_options_keep_their_ids_labels_and_players(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, ODD_VALUES) for backend in BACKENDS)
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [(row[0], row[1], row[2]) for row in listed] == [
+        ("score", "score", 0), ("flag:true", "Flag yes", 0), ("flag:false", "Flag no", 0),
+        ("group:1+2", "group (1, 2)", 0), ("group:-", "group (nothing)", 0), ("pass", "pass", 0)]
+    assert listed[3][3] == {"action": "group", "args": {"g": [1, 2]}}
+    # The second player is handed actions of their own, with the same ids; `pass` is gone once they scored.
+    state = compiled.new_game(players=2, seed=3).apply("score")
+    assert [(a.id, a.player) for a in state.legal_actions()] == [
+        ("score", 1), ("flag:true", 1), ("flag:false", 1), ("group:1+2", 1), ("group:-", 1), ("pass", 1)]
+    assert [a.id for a in state.apply("score").legal_actions()] == ["score", "flag:true", "flag:false",
+                                                                    "group:1+2", "group:-"]
+
+
+def test_a_full_table_of_actions_starts_again_without_changing_the_listing(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleskit.runtime import engine
+
+    expected = _listing(_game(tmp_path, "compiled", PAIRS))
+    monkeypatch.setattr(engine, "_MAX_CACHED_ACTIONS", 1)
+    game = ruleskit.load(tmp_path / "pack", backend="compiled", cache=False)
+    assert _listing(game) == expected
+    assert _listing(game) == expected
+
+
+REPEATED_ITEMS = """
+[kinds.gem]
+items.ruby = {}
+items.opal = {}
+items.jade = {}
+
+[zones.table]
+type = "pool"
+of = "gem"
+start = { ruby = 2, opal = 1, jade = 2 }
+
+[actions.take]
+stage = "main"
+params = { g = "items(table)" }
+effect = "end turn"
+"""
+
+
+def test_repeated_item_options_are_offered_once_in_first_seen_order(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, REPEATED_ITEMS) for backend in BACKENDS)
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [row[0] for row in listed] == ["score", "take:ruby", "take:opal", "take:jade"]
