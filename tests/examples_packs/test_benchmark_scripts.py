@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,22 @@ def test_compare_versions_installs_the_old_commit_and_replays_the_same_logs(tmp_
     assert all(r["same_games"] and r["replays_match_logs"] for r in rows)
     assert set(results["loads"]) == {"old", "new"}
     assert set(results["simulate"]["new"]) >= {"1", "2"}
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
+def test_count_instructions_counts_the_games_it_plays(tmp_path: Path) -> None:
+    out = tmp_path / "counts.json"
+    done = run("count_instructions.py", "--packs", "benchmarks/packs/end_turn_only:2:1", "--json", str(out),
+               timeout=600)
+    assert done.returncode == 0, done.stderr
+    [row] = json.loads(out.read_text())["packs"]
+    # Two players pass the turn until the pack's turn limit of 1,000: one decision per turn.
+    assert row["new"]["decisions"] == 1000
+    assert row["new"]["instructions"] > 0 and row["new"]["per_decision"] > 1000
+    assert "end_turn_only" in done.stdout
+
+
+def test_count_instructions_refuses_a_pack_without_players_and_games() -> None:
+    done = run("count_instructions.py", "--packs", "connect_four", timeout=120)
+    assert done.returncode != 0
+    assert "NAME_OR_PATH:PLAYERS:GAMES" in (done.stderr + done.stdout)
