@@ -137,6 +137,20 @@ def _data(*keys: Any) -> ast.expr:
     return node
 
 
+
+def _module_name(prefix: str, name: str, known: dict[str, str]) -> str:
+    """The Python name for definition `name` in generated code: its name mangled to a safe identifier,
+    numbered if another definition already mangles to it; kept in `known`."""
+    found = known.get(name)
+    if found is None:
+        base = f"{prefix}{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
+        found, n = base, 1
+        while found in known.values():
+            n += 1
+            found = f"{base}_{n}"
+        known[name] = found
+    return found
+
 class GeneratingCompiler(Compiler):
     """Checks like the closure compiler, and emits Python code for each entry point."""
 
@@ -383,27 +397,11 @@ class GeneratingCompiler(Compiler):
         with `ints`, its body for int arguments (`I_` instead of `R_`)."""
         if ints:
             return "I_" + self._callee(name)[2:]
-        known = self._callees.get(name)
-        if known is None:
-            base = f"R_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
-            known, n = base, 1
-            while known in self._callees.values():
-                n += 1
-                known = f"{base}_{n}"
-            self._callees[name] = known
-        return known
+        return _module_name("R_", name, self._callees)
 
     def _proc_callee(self, name: str) -> str:
         """The module name by which generated code calls procedure `name` (bound once it is generated)."""
-        known = self._proc_callees.get(name)
-        if known is None:
-            base = f"P_{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
-            known, n = base, 1
-            while known in self._proc_callees.values():
-                n += 1
-                known = f"{base}_{n}"
-            self._proc_callees[name] = known
-        return known
+        return _module_name("P_", name, self._proc_callees)
 
     def procedure_replaced(self, name: str, call: Callable[[Any, list[Any]], Any]) -> None:
         """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it."""

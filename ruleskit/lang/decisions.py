@@ -121,14 +121,7 @@ class DecisionCompiler(StatementCompiler):
         return run
 
     def _unique(self, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
-        seen: set[str] = set()
-        result = []
-        for value in values:
-            key = option_id(value)
-            if key not in seen:
-                seen.add(key)
-                result.append((key, label_of(self.model, value, player_labels), value))
-        return result
+        return unique_options(self.model, values, player_labels)
 
     def c_choose_one(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         who = self._chooser(node.children[0], scope)
@@ -236,6 +229,18 @@ class DecisionCompiler(StatementCompiler):
             taken.append(first[chosen])
             remaining.remove(first[chosen])
         return [value for _, value in sorted(taken, key=lambda pair: pair[0])]
+
+
+def unique_options(model: Any, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
+    """The options of a choice: each distinct value once, with its id and label."""
+    seen: set[str] = set()
+    result = []
+    for value in values:
+        key = option_id(value)
+        if key not in seen:
+            seen.add(key)
+            result.append((key, label_of(model, value, player_labels), value))
+    return result
 
 
 def _answer(ctx: Ctx, player: int, prompt: str, options: list[tuple[str, str, Any]], where: str) -> str:

@@ -16,8 +16,8 @@ from ..errors import ProgramError
 from ..model import Model, ZoneRef
 from ..runtime import rng
 from ..runtime.context import Ctx
-from ..runtime.values import as_list, label_of, option_id
-from .decisions import DecisionCompiler
+from ..runtime.values import as_list, label_of
+from .decisions import DecisionCompiler, unique_options
 
 
 def shuffle_zone(ctx: Ctx, ref: Any, zone_where: str, where: str) -> None:
@@ -41,18 +41,6 @@ def zone_checker(fn: Callable[[Ctx], Any], model: Model, where: str) -> Callable
         return value
 
     return zone
-
-
-def unique_options(model: Model, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
-    """The options of a choice: each distinct value once, with its id and label (decisions._unique)."""
-    seen: set[str] = set()
-    result = []
-    for value in values:
-        key = option_id(value)
-        if key not in seen:
-            seen.add(key)
-            result.append((key, label_of(model, value, player_labels), value))
-    return result
 
 
 def choice_options(model: Model, source: Callable[[Ctx], Any], where: str,
