@@ -301,7 +301,12 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
 
 def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values: list[Any], options: list[Any],
                env: dict[str, Any], out: list[Action], room: int) -> None:
-    """Bind the innermost parameter to each of `options` in place: its checks read the same table each time."""
+    """Bind the innermost parameter to each of `options` in place: its checks read the same table each time.
+
+    The loop's head (an option seen before is skipped, each one tried is a step) is written out here, in
+    `_bind` and in `_bind_id` rather than shared through a generator, which cost 1.3-2.1% more
+    instructions per decision on Connect Four, Envoys and Ophir.
+    """
     name = action.params[-1].name
     # Most actions have no `require` and no cost, or one `require`: then `_allowed` is not called.
     requires = action.requires
@@ -326,6 +331,7 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
             if len(out) >= room:
                 raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
             if plain and (kind is str or kind is int):
+                # The key `_make_action` files it under, found without building the list of values.
                 found = table.get((*values, value) if values else value)
                 if found is None:
                     found = _make_action(game, action, [*values, value], player)
