@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_support import TINY_GAME, TINY_RULES, write_pack
@@ -31,6 +32,16 @@ def outcome(root: Path, backend: str) -> str:
     except BudgetExceeded as exc:
         return exc.message
     return f"result {state.result}"
+
+
+def first_decision(root: Path, backend: str) -> Any:
+    """The state after the first legal action, as JSON, or the error that action raised."""
+    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+    try:
+        state.apply(state.legal_actions()[0])
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return f"{type(exc).__name__}: {exc}"
+    return state.to_json()
 
 
 def test_the_nesting_limit_names_the_same_callers(tmp_path: Path) -> None:
@@ -88,15 +99,8 @@ def test_rules_on_numbers_give_the_same_results_and_errors(tmp_path: Path, call:
     # any other argument takes the general body, with the reference backend's errors.
     game = TINY_GAME.replace("me.points += double(1)", f"say {call}")
     root = write_pack(tmp_path / "numbers", game=game, rules=NUMERIC_RULES)
-    outcomes = []
-    for backend in BACKENDS:
-        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
-        try:
-            state.apply(state.legal_actions()[0])
-            outcomes.append(state.to_json())
-        except Exception as exc:  # noqa: BLE001 - the error itself is compared
-            outcomes.append(f"{type(exc).__name__}: {exc}")
-    assert outcomes[0] == outcomes[1]
+    first, second = (first_decision(root, backend) for backend in BACKENDS)
+    assert first == second
 
 
 def test_a_loop_charged_at_once_stops_at_the_same_item() -> None:
@@ -235,12 +239,5 @@ def test_writes_to_fields_agree_in_both_backends(tmp_path: Path, write: str) -> 
     # kind with that variable; every other owner and value keeps the reference backend's errors.
     game = TINY_GAME.replace("me.points += double(1)", write) + KINDS
     root = write_pack(tmp_path / "writes", game=game, rules=TINY_RULES)
-    outcomes = []
-    for backend in BACKENDS:
-        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
-        try:
-            state.apply(state.legal_actions()[0])
-            outcomes.append(state.to_json())
-        except Exception as exc:  # noqa: BLE001 - the error itself is compared
-            outcomes.append(f"{type(exc).__name__}: {exc}")
-    assert outcomes[0] == outcomes[1]
+    first, second = (first_decision(root, backend) for backend in BACKENDS)
+    assert first == second
