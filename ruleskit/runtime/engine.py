@@ -305,7 +305,7 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
 
     The loop's head (an option seen before is skipped, each one tried is a step) is written out here, in
     `_bind` and in `_bind_id` rather than shared through a generator, which cost 1.3-2.1% more
-    instructions per decision on Connect Four, Envoys and Ophir.
+    instructions per decision on the built-in packs measured (benchmarks/count_instructions.py).
     """
     name = action.params[-1].name
     # Most actions have no `require` and no cost, or one `require`: then `_allowed` is not called.
