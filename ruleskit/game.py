@@ -61,6 +61,9 @@ class CompiledAction:
     where: str = ""  # "action NAME (file:line)", for run-time errors about the action
     anytime: bool = False  # offered to every player at every decision point, not only to the one to decide
     checks: list[Any] = attrs.Factory(list)  # its properties, checked by `ruleskit test` only
+    # The effect as a generator that stops at a choice and goes on from there once answered (generated
+    # code only, for an effect that may stop); None: an answer runs the job again from its start.
+    resumable: Any = None
 
 
 @attrs.define
@@ -584,6 +587,8 @@ class GameBuilder:
             costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names,
                                           "a number")))
         effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
+        resumable = self.compiler.resumable_block(d.effect, self._origin(d.source, ("effect",)), names,
+                                                  f"action {name}")
         for field in _LABEL_FIELD.findall(d.label):
             if field not in names:
                 raise located(d.source, f"action '{name}' label names unknown parameter '{field}'",
@@ -594,4 +599,4 @@ class GameBuilder:
                            "a label names parameters as {name}, nothing else in braces")
         where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source,
-                              where, anytime=bool(d.anytime))
+                              where, anytime=bool(d.anytime), resumable=resumable)

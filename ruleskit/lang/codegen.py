@@ -23,6 +23,7 @@ backends, so the two mix freely.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -113,6 +114,14 @@ def _locate(tree: ast.AST) -> None:
                 stack.extend(item for item in value if isinstance(item, ast.AST))
 
 
+def _as_generator(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body`, made a generator's even where it has no `yield` (its choices went to reference closures,
+    which raise `Suspend` as plain code does): `if False: yield` marks it one and never runs."""
+    if any(isinstance(node, ast.Yield | ast.YieldFrom) for stmt in body for node in ast.walk(stmt)):
+        return body
+    return [*body, ast.If(_const(False), [ast.Expr(ast.Yield(None))], [])]
+
+
 def _discarded(*args: Any) -> Any:
     raise AssertionError("code compiled only for its errors was called")
 
@@ -151,6 +160,38 @@ def _module_name(prefix: str, name: str, known: dict[str, str]) -> str:
         known[name] = found
     return found
 
+def suspending_procedures(procedures: dict[str, Definition]) -> set[str]:
+    """The procedures that may stop for a choice: those with a `let ... = choose`, and those that call one."""
+    calls: dict[str, set[str]] = {}
+    found: set[str] = set()
+    for name, definition in procedures.items():
+        calls[name] = set()
+        if _chooses(definition.body):
+            found.add(name)
+        for node in definition.body.iter_subtrees():
+            if node.data == "call_stmt":
+                calls[name].add(str(node.children[0]))
+    grown = True
+    while grown:
+        grown = False
+        for name, callees in calls.items():
+            if name not in found and callees & found:
+                found.add(name)
+                grown = True
+    return found
+
+
+def _chooses(tree: Tree) -> bool:
+    return any(node.data == "let_stmt" and isinstance(node.children[1], Tree) and node.children[1].data in _CHOICES
+               for node in tree.iter_subtrees())
+
+
+def _may_stop(tree: Tree, suspending: set[str]) -> bool:
+    """Whether a block may stop for a choice (a `choose`, or a call of a procedure that may)."""
+    return _chooses(tree) or any(node.data == "call_stmt" and str(node.children[0]) in suspending
+                                 for node in tree.iter_subtrees())
+
+
 class GeneratingCompiler(Compiler):
     """Checks like the closure compiler, and emits Python code for each entry point."""
 
@@ -187,6 +228,13 @@ class GeneratingCompiler(Compiler):
         # True while generating the statements of a procedure's or hook's own function: `return` there
         # leaves it as Python does (after taking back its level of ctx.depth), raising nothing.
         self._own_body = False
+        # Resumable code: an action's effect that may stop for a choice is also made as a generator
+        # (`resumable_block`), which yields at a choice with no answer yet and goes on from there once
+        # answered, instead of the whole job running again from its start. The procedures on its way
+        # to a `choose` have a generator version too ("G_name"), which such code calls with `yield from`.
+        self._suspending: set[str] = set()
+        self._resumable = False  # True while generating a generator version
+        self._gen_callees: dict[str, str] = {}
 
     # ------------------------------------------------------------- the generated module
 
@@ -222,8 +270,10 @@ class GeneratingCompiler(Compiler):
         _locate(module)
         code = compile(module, f"<pack {self.model.name}>", "exec")
         exec(code, self.namespace)  # the code is ours: user text only as constants (see the module doc)
-        self._definitions.append((f"{self.current} ({self.origin.file})", definition))
-        return self.namespace[name]
+        made = self.namespace[name]
+        resumable = ", resumable (a generator: see `resumable_block`)" if inspect.isgeneratorfunction(made) else ""
+        self._definitions.append((f"{self.current} ({self.origin.file}){resumable}", definition))
+        return made
 
     def generate(self, make: Callable[[], Any], env_names: set[str] | list[str]) -> tuple[Any, bool]:
         """Run `make` (which generates code) with Python locals, or again with locals in ctx.env.
@@ -293,6 +343,7 @@ class GeneratingCompiler(Compiler):
     def compile_all(self) -> Any:
         self._rules: list[tuple[Definition, ast.expr, bool, ast.expr | None]] = []
         self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
+        self._suspending = suspending_procedures(self.proc_defs)
         program = super().compile_all()
         for definition, body, local, fast in self._rules:
             program.rules[definition.name] = self._rule_function(definition, body, local, fast)
@@ -403,8 +454,15 @@ class GeneratingCompiler(Compiler):
         """The module name by which generated code calls procedure `name` (bound once it is generated)."""
         return _module_name("P_", name, self._proc_callees)
 
+    def _gen_callee(self, name: str) -> str:
+        """The module name of procedure `name`'s generator version (see `resumable_block`)."""
+        return _module_name("G_", name, self._gen_callees)
+
     def procedure_replaced(self, name: str, call: Callable[[Any, list[Any]], Any]) -> None:
-        """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it."""
+        """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it.
+
+        Its generator version is left alone: only resumable effects call it, and those run only
+        while no properties are checked."""
         self.namespace[self._proc_callee(name)] = support.called_with_list(call)
 
     def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
@@ -416,6 +474,7 @@ class GeneratingCompiler(Compiler):
     def _calls_directly(self, code: list[ast.stmt]) -> bool:
         callees = set(self._callees.values()) | {self._callee(n, True) for n in self._int_params}
         callees.update(self._proc_callees.values())
+        callees.update(self._gen_callees.values())
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
 
     @staticmethod
@@ -469,6 +528,15 @@ class GeneratingCompiler(Compiler):
         function = self.function(frame, (CTX, *params), False)
         self.namespace[self._proc_callee(definition.name)] = function
         self.program.procs[definition.name] = support.entry_point(function)
+        if definition.name in self._suspending:
+            self._resumable, self._own_body = True, True
+            try:
+                body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+                frame, params = self._frame(definition, "proc", names, _as_generator(body), True, local)
+                self.namespace[self._gen_callee(definition.name)] = self.function(frame, (CTX, *params), False)
+            finally:
+                self._resumable, self._own_body = False, False
+            self._note_calls(f"proc:{definition.name}")  # the same calls again
 
     def _compile_hook(self, definition: Definition) -> None:
         if definition.kind == "modify" and definition.target in self._modifiers:
@@ -516,11 +584,13 @@ class GeneratingCompiler(Compiler):
     # ------------------------------------------------------------- entry points used by the closure compiler
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
-        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        # A function of its own: `return` raises there, and it is never a generator.
+        own, self._own_body = self._own_body, False
+        resumable, self._resumable = self._resumable, False
         try:
             (value, value_type), _ = self.generate(lambda: self.gen_expr(node, scope), scope.all_names())
         finally:
-            self._own_body = own
+            self._own_body, self._resumable = own, resumable
         code: list[ast.stmt] = [ast.Return(value)]
         return self.function(self._restoring_depth(code) if self._calls_directly(code) else code), value_type
 
@@ -530,9 +600,33 @@ class GeneratingCompiler(Compiler):
         self.current = what
         if not text.strip():
             return nothing
+        return self._block_function(parse(text, "block", origin), Scope(names), what)
+
+    def resumable_block(self, text: str, origin: Origin, names: dict[str, str] | None = None,
+                        what: str = "effect") -> Fn | None:
+        """The block of `block` as a generator that yields (a `Suspend`) at each choice with no answer yet,
+        and goes on from there when resumed; None for a block that cannot stop for a choice.
+
+        It counts the same steps and raises the same errors as `block`'s function. At a choice, the
+        steps, answers used and nesting the choice took are taken back before it yields: resumed, it
+        asks again, and the answer then given is the next one (`engine.resume_job`)."""
+        self.origin = origin
+        self.current = what
+        if not text.strip():
+            return None
         tree = parse(text, "block", origin)
-        scope = Scope(names)
+        if not _may_stop(tree, self._suspending):
+            return None
+        self._resumable = True
+        try:
+            return self._block_function(tree, Scope(names), what, resumable=True)
+        finally:
+            self._resumable = False
+
+    def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())
+        if resumable:
+            body = _as_generator(body)
         ends = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])]
         code: list[ast.stmt] = [ast.Try(body or [ast.Pass()], ends, [], [])]
         if self._calls_directly(body):  # as `_restoring_depth`, in the same `try`
@@ -544,11 +638,13 @@ class GeneratingCompiler(Compiler):
         return function  # type: ignore[no-any-return]
 
     def compile_block(self, node: Tree, scope: Scope) -> Fn:
-        own, self._own_body = self._own_body, False  # a function of its own: `return` raises there
+        # A function of its own: `return` raises there, and it is never a generator.
+        own, self._own_body = self._own_body, False
+        resumable, self._resumable = self._resumable, False
         try:
             body, _ = self.generate(lambda: self.gen_block(node, scope), scope.all_names())
         finally:
-            self._own_body = own
+            self._own_body, self._resumable = own, resumable
         return self.function(self._restoring_depth(body) if self._calls_directly(body) else body)
 
     # ------------------------------------------------------------- expressions
@@ -1183,7 +1279,35 @@ class GeneratingCompiler(Compiler):
         else:
             value, value_type = self.gen_expr(value_node, scope)
         scope.names[name] = value_type
-        return [ast.Assign([_store(self.local(name))], value)]
+        assign = ast.Assign([_store(self.local(name))], value)
+        if self._resumable and value_node.data in _CHOICES:
+            return self._asked(assign)
+        return [assign]
+
+    def _asked(self, assign: ast.stmt) -> list[ast.stmt]:
+        """`let x = choose ...` in a generator: with no answer yet, take back what asking took and yield
+        the `Suspend`; resumed, ask again (an answer is there now)::
+
+            asked_N = (ctx.steps, ctx.pos, ctx.depth)
+            while True:
+                try:
+                    x = decide_M(ctx)
+                    break
+                except Suspend as waiting_N:
+                    ctx.steps, ctx.pos, ctx.depth = asked_N
+                    stopped_N = waiting_N
+                yield stopped_N
+        """
+        self._count += 1
+        asked, waiting, stopped = f"asked_{self._count}", f"waiting_{self._count}", f"stopped_{self._count}"
+        fields = ("steps", "pos", "depth")
+        save = ast.Assign([ast.Name(asked, ast.Store())],
+                          ast.Tuple([_attr(_name(CTX), f) for f in fields], ast.Load()))
+        restore = ast.Assign([ast.Tuple([_store(_attr(_name(CTX), f)) for f in fields], ast.Store())], _name(asked))
+        handler = ast.ExceptHandler(_name("Suspend"), waiting,
+                                    [restore, ast.Assign([ast.Name(stopped, ast.Store())], _name(waiting))])
+        ask = ast.Try([assign, ast.Break()], [handler], [], [])
+        return [save, ast.While(_const(True), [ask, ast.Expr(ast.Yield(_name(stopped)))], [])]
 
     def _simple_target(self, node: Tree, scope: Scope) -> tuple[ast.expr, ast.expr, Any] | None:
         """For `x`, `game_var` and `p.var` (p a player): where to read, where to write, and the bound."""
@@ -1365,6 +1489,8 @@ class GeneratingCompiler(Compiler):
             return [ast.Expr(_call(self.constant(self.s_call_stmt(node, scope), "closure"), _name(CTX)))]
         args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
         self._call(f"proc:{name}")
+        if self._resumable and name in self._suspending:
+            return [ast.Expr(ast.YieldFrom(_call(self._gen_callee(name), _name(CTX), *args)))]
         return [ast.Expr(_call(self._proc_callee(name), _name(CTX), *args))]
 
     def _gen_zone(self, node: Tree, scope: Scope) -> ast.expr:

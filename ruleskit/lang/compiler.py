@@ -63,6 +63,12 @@ class Compiler(EnsureCompiler):
         self._note_calls(what)
         return fn
 
+    def resumable_block(self, text: str, origin: Origin, names: dict[str, str] | None = None,
+                        what: str = "effect") -> Fn | None:
+        """The block as code that can stop at a choice and go on from there once it is answered; None
+        when this backend makes none (the reference closures: a choice answered runs its job again)."""
+        return None
+
     def block(self, text: str, origin: Origin, names: dict[str, str] | None = None, what: str = "effect") -> Fn:
         """Compile a block of statements written inline in TOML."""
         self.origin = origin

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import BudgetExceeded, ProgramError, RuleViolation
 from ..model import ZoneRef
 from ..runtime import zones as zone_ops
-from ..runtime.context import Ctx, GameOver, Return
+from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
 from .expressions import joined, number_value
 from .values import as_list, checked_int, label_of
@@ -540,7 +540,7 @@ NAMES: dict[str, Any] = {
     "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
-    "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "ProgramError": ProgramError,
+    "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
     "set_field": set_field, "change_field": change_field,
 }

@@ -37,6 +37,9 @@ class Suspend(Exception):
         self.player = player
         self.prompt = prompt
         self.options = options  # (id, label, value)
+        # The action's effect, stopped at this choice, when it can go on from there once answered
+        # (a generator: see `engine.resume_job`); None when only running the job again gets there.
+        self.resume: Any = None
 
 
 class GameOver(Exception):

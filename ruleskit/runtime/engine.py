@@ -8,19 +8,25 @@ been given, the job stops with `Suspend`; when the answer comes, the job runs
 again from its start with the answers so far. Because the random stream lives
 in the data, the re-run draws the same chance outcomes. So a pending decision
 is plain data: the job, the answers, and the data the job started from.
+
+Running again from the start is the meaning of an answer, and what a saved
+state does. Within one process an action's effect in generated code can also
+go on from where it stopped (`resume_job`): the effect is a generator, which
+yields at the choice and is resumed with the answer, with the same steps,
+chance and data as running it again would give.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
 from . import rng
 from .checks import run_checked_effect
-from .context import Ctx, GameOver, nothing
+from .context import Ctx, GameOver, Suspend, nothing
 from .data import copy_data
 from .values import as_list, label_of, option_id
 from .zones import initial_content
@@ -484,7 +490,7 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
     try:
         kind = job["kind"]
         if kind == "action":
-            _run_action(game, ctx, job["player"], job["action"], job["args"])
+            _run_action(game, ctx, job["player"], job["action"], job["args"], resumable=True)
         elif kind == "setup":
             ctx.me = 0
             game.setup(ctx)
@@ -500,7 +506,26 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
         finish(game, ctx, over.reason)
 
 
-def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
+def resume_job(game: Game, ctx: Ctx, effect: Generator[Suspend, None, None]) -> None:
+    """Go on with an action's job from the choice its effect stopped at (`Suspend.resume`), the answer now
+    in `ctx.answers`: the rest of the effect, then the flow, as `run_job` would have run them."""
+    try:
+        _run_effect(effect)
+        ctx.env = {}
+        settle(game, ctx)
+    except GameOver as over:
+        finish(game, ctx, over.reason)
+
+
+def _run_effect(effect: Generator[Suspend, None, None]) -> None:
+    """Run a resumable effect to its end; at a choice with no answer, stop with the effect to resume."""
+    for waiting in effect:
+        waiting.resume = effect
+        raise waiting.with_traceback(None)
+
+
+def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any],
+                resumable: bool = False) -> None:
     action = game.actions[name]
     ctx.me = player
     ctx.env = {**args}
@@ -517,7 +542,11 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
     whole[key] = whole.get(key, 0) + 1
     flow["idle"] = 0
     if before is None:
-        action.effect(ctx)
+        if resumable and action.resumable is not None:
+            # Only a job that is this one action can go on from a choice: then the flow is all that follows.
+            _run_effect(action.resumable(ctx))
+        else:
+            action.effect(ctx)
     else:
         run_checked_effect(ctx, action.effect, action.checks, before)
     ctx.env = {}

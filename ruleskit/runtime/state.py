@@ -18,7 +18,15 @@ from ..validation import check_state
 from .checks import check_decision
 from .context import Ctx, Suspend, fork
 from .data import copy_data
-from .engine import Action, enumerate_actions, enumerate_anytime, find_action, initial_data, run_job
+from .engine import (
+    Action,
+    enumerate_actions,
+    enumerate_anytime,
+    find_action,
+    initial_data,
+    resume_job,
+    run_job,
+)
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -92,10 +100,30 @@ def raise_reported(exc: BaseException) -> NoReturn:
     raise error from None
 
 
+class Paused:
+    """An action's effect stopped at a choice, and its context: the job goes on from there once answered.
+
+    Held beside a pending decision in this process only (a saved state has the decision as plain data,
+    and an answer to it runs the job again). Clones share it; the first to answer takes it, and the
+    others run the job again, which gives the same result.
+    """
+
+    __slots__ = ("effect", "ctx")
+
+    def __init__(self, effect: Any, ctx: Ctx) -> None:
+        self.effect = effect
+        self.ctx = ctx
+
+    def take(self) -> tuple[Any, Ctx] | None:
+        effect, self.effect = self.effect, None
+        return None if effect is None else (effect, self.ctx)
+
+
 class State:
     """One game in progress (or finished)."""
 
-    __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_length", "messages", "_legal")
+    __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_length", "messages", "_legal",
+                 "_paused")
 
     def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
                  history: list[dict[str, Any]]) -> None:
@@ -111,6 +139,7 @@ class State:
         self._history_length = len(history)
         self.messages: list[str] = []
         self._legal: list[Action] | Listing | None = None
+        self._paused: Paused | None = None  # with a pending decision: the job, to go on from the choice
 
     @property
     def data(self) -> dict[str, Any]:
@@ -257,7 +286,9 @@ class State:
         if self.pending is not None:
             pending = self.pending
             answers = pending["answers"] + [chosen.id]
-            self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"))
+            taken = self._paused.take() if self._paused is not None and "reseed" not in pending else None
+            self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"),
+                      taken)
         else:
             flow = self._data["flow"]
             payload = chosen.internal_payload()
@@ -317,27 +348,43 @@ class State:
         return matches[0]
 
     def _run(self, job: dict[str, Any], answers: list[str], base: dict[str, Any], chosen: Action | None,
-             logged: int = 0, reseed: dict[str, int] | None = None) -> None:
+             logged: int = 0, reseed: dict[str, int] | None = None, paused: tuple[Any, Ctx] | None = None) -> None:
+        """Run the job with these answers from `base`, or go on with the paused one from its choice."""
         game = self.game
-        data = fork(base)
-        ctx = Ctx(game.program, data, 0, answers)
-        if reseed is not None:
-            ctx.reseed = reseed
-        if game.check_properties:
-            ctx.olds = []
+        if paused is None:
+            ctx = Ctx(game.program, fork(base), 0, answers)
+            if reseed is not None:
+                ctx.reseed = reseed
+            if game.check_properties:
+                ctx.olds = []
+        else:
+            ctx = paused[1]
+            ctx.answers = answers
         pending: dict[str, Any] | None = None
+        keep: Paused | None = None
         try:
-            run_job(game, ctx, job)
+            if paused is None:
+                run_job(game, ctx, job)
+            else:
+                resume_job(game, ctx, paused[0])
         except Suspend as wait:
             pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
                        "prompt": wait.prompt, "options": [list(o) for o in wait.options],
                        "logged": len(ctx.chance)}
             if reseed is not None:
                 pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
+            elif wait.resume is not None and ctx.olds is None:
+                keep = Paused(wait.resume, ctx)
         except (RulesError, RecursionError) as exc:
             raise_reported(exc)
+        data = ctx.data
         chance = ctx.chance[logged:] if logged else ctx.chance
         messages = ctx.messages
+        if keep is not None:
+            # The job goes on with this context: what it has so far is this state's, as copies. Its data
+            # becomes shared with this state's (a checkpoint), so that going on changes this state in nothing.
+            chance, messages = chance[:] if chance is ctx.chance else chance, messages[:]
+            data = ctx.checkpoint()
         entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
             if chosen is not None else {"setup": True, "chance": chance}
         if messages:
@@ -345,6 +392,7 @@ class State:
         self._append_history(entry)
         self.messages = messages
         self.pending = pending
+        self._paused = keep
         # While a decision is pending, the effects so far are what the players see.
         self._data = data
         self._shared = True  # the containers the job did not change are the base's
@@ -360,6 +408,7 @@ class State:
         copy._history_length = self._history_length
         copy._shared = self._shared = True
         copy._legal = self._legal
+        copy._paused = self._paused
         return copy
 
     def determinized(self, viewer: int, seed: int) -> State:
@@ -379,6 +428,7 @@ class State:
         else:
             copy.pending = {**copy.pending, "reseed": {"viewer": viewer, "seed": seed,
                                                       "after": len(copy.pending["answers"]) + 1}}
+            copy._paused = None  # the job runs again, to redraw once the next answer is used
         return copy
 
     def evaluate(self, fn: Callable[[Ctx], Any], player: int) -> Any:
