@@ -43,6 +43,8 @@ from .values import MAX_INT
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
 _CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order", "choose_count"}
+# The choices that take one answer (a `choose ... subset K of` may take one per element).
+_ONE_ANSWER = {"choose_one", "choose_number", "choose_subset", "choose_order"}
 _ORDERED = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 _ARITHMETIC = {"-": "subtract", "*": "multiply", "//": "floor_divide", "%": "modulo"}
 # Helpers that never count a step of the budget nor call code that does.
@@ -607,9 +609,10 @@ class GeneratingCompiler(Compiler):
         """The block of `block` as a generator that yields (a `Suspend`) at each choice with no answer yet,
         and goes on from there when resumed; None for a block that cannot stop for a choice.
 
-        It counts the same steps and raises the same errors as `block`'s function. At a choice, the
-        steps, answers used and nesting the choice took are taken back before it yields: resumed, it
-        asks again, and the answer then given is the next one (`engine.resume_job`)."""
+        It counts the same steps and raises the same errors as `block`'s function. Resumed at a choice of
+        one answer, it takes the answer among the options it was asked with (`_asked_once`); at a choice
+        that may take one answer per element, the steps, answers used and nesting asking took are taken
+        back before it yields, and resumed it asks again (`_asked`). See `engine.resume_job`."""
         self.origin = origin
         self.current = what
         if not text.strip():
@@ -1280,9 +1283,36 @@ class GeneratingCompiler(Compiler):
             value, value_type = self.gen_expr(value_node, scope)
         scope.names[name] = value_type
         assign = ast.Assign([_store(self.local(name))], value)
+        if self._resumable and value_node.data in _ONE_ANSWER:
+            return self._asked_once(name, assign)
         if self._resumable and value_node.data in _CHOICES:
             return self._asked(assign)
         return [assign]
+
+    def _asked_once(self, name: str, assign: ast.stmt) -> list[ast.stmt]:
+        """`let x = choose ...` of one answer, in a generator: with no answer yet, yield the `Suspend`;
+        resumed, take the answer among the options it was asked with (not worked out again)::
+
+            try:
+                x = decide_M(ctx)
+            except Suspend as waiting_N:
+                stopped_N = waiting_N
+            else:
+                stopped_N = None
+            if stopped_N is not None:
+                yield stopped_N
+                x = answered(ctx, stopped_N)
+        """
+        self._count += 1
+        waiting, stopped = f"waiting_{self._count}", f"stopped_{self._count}"
+        handler = ast.ExceptHandler(_name("Suspend"), waiting, [ast.Assign([ast.Name(stopped, ast.Store())],
+                                                                           _name(waiting))])
+        ask = ast.Try([assign], [handler], [ast.Assign([ast.Name(stopped, ast.Store())], _const(None))], [])
+        resume = ast.If(ast.Compare(_name(stopped), [ast.IsNot()], [_const(None)]), [
+            ast.Expr(ast.Yield(_name(stopped))),
+            ast.Assign([_store(self.local(name))], _call("answered", _name(CTX), _name(stopped))),
+        ], [])
+        return [ask, resume]
 
     def _asked(self, assign: ast.stmt) -> list[ast.stmt]:
         """`let x = choose ...` in a generator: with no answer yet, take back what asking took and yield

@@ -14,12 +14,13 @@ from typing import Any
 
 from lark import Tree
 
-from ..errors import IllegalAction, ProgramError, did_you_mean
+from ..errors import ProgramError, did_you_mean
 from ..runtime import rng
 from ..runtime.context import Ctx, Suspend
 from .expressions import number_value, unquote
 from .scope import ANY, Fn, Scope, element_type
 from .statements import StatementCompiler
+from .support import take_answer
 from .values import as_list, label_of, option_id
 
 MAX_SUBSET = 12
@@ -248,13 +249,7 @@ def _answer(ctx: Ctx, player: int, prompt: str, options: list[tuple[str, str, An
     if not options:
         raise ProgramError(f"a choice with no options in {where}")
     if ctx.pos < len(ctx.answers):
-        answer = ctx.answers[ctx.pos]
-        ctx.pos += 1
-        if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
-            ctx.apply_reseed()
-        if any(key == answer for key, _, _ in options):
-            return answer
-        raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
+        return take_answer(ctx, prompt, options)
     raise Suspend(player, prompt, options)
 
 

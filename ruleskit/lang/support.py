@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import BudgetExceeded, ProgramError, RuleViolation
+from ..errors import BudgetExceeded, IllegalAction, ProgramError, RuleViolation
 from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
@@ -527,6 +527,23 @@ def shown(ctx: Ctx, value: Any) -> str:
     return value if isinstance(value, str) else label_of(ctx.model, value)
 
 
+def take_answer(ctx: Ctx, prompt: str, options: list[tuple[str, str, Any]]) -> str:
+    """The next of the job's answers, which must be the id of one of `options` (a choice's, asked now)."""
+    answer = ctx.answers[ctx.pos]
+    ctx.pos += 1
+    if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
+        ctx.apply_reseed()
+    if any(key == answer for key, _, _ in options):
+        return answer
+    raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
+
+
+def answered(ctx: Ctx, asked: Suspend) -> Any:
+    """The value a resumed choice takes: the option its answer names, among those it was asked with."""
+    answer = take_answer(ctx, asked.prompt, asked.options)
+    return next(value for key, _, value in asked.options if key == answer)
+
+
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
@@ -540,7 +557,7 @@ NAMES: dict[str, Any] = {
     "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
-    "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "ProgramError": ProgramError,
+    "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
     "set_field": set_field, "change_field": change_field,
 }

@@ -286,7 +286,9 @@ class State:
         if self.pending is not None:
             pending = self.pending
             answers = pending["answers"] + [chosen.id]
-            taken = self._paused.take() if self._paused is not None and "reseed" not in pending else None
+            paused = self._paused
+            taken = paused.take() if paused is not None and "reseed" not in pending \
+                and not self.game.check_properties else None
             self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"),
                       taken)
         else:
