@@ -377,6 +377,10 @@ class State:
                 pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
             elif wait.resume is not None and ctx.olds is None:
                 keep = Paused(wait.resume, ctx)
+            # The paused effect's frame holds this exception: without its links back to the effect and to
+            # the frames it passed, nothing forms a cycle that only the garbage collector could free.
+            wait.resume = None
+            wait.__traceback__ = None
         except (RulesError, RecursionError) as exc:
             raise_reported(exc)
         data = ctx.data

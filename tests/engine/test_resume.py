@@ -9,6 +9,7 @@ decisions, refusals and errors.
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 from typing import Any
@@ -246,3 +247,28 @@ def test_running_out_of_steps_after_the_choice_is_the_same_error(compiled: rules
     assert errors[0] == errors[1] == errors[2]
     assert errors[0].startswith("BudgetExceeded: ")
     assert "step budget of 200000 exceeded in action gather (" in errors[0]
+
+
+@pytest.mark.parametrize("pack", ["toy", "ophir"])
+def test_paused_jobs_leave_no_cycles_for_the_garbage_collector(compiled: ruleskit.Game, pack: str) -> None:
+    # A paused effect holds the `Suspend` it stopped with: if that held the effect or the frames it passed
+    # in turn, every answered choice would leave a cycle of frames and game data behind.
+    game = compiled if pack == "toy" else ruleskit.load(pack)
+    gc.collect()
+    gc.disable()
+    try:
+        answered = 0
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = game.new_game(players=2, seed=seed)
+            for _ in range(400):
+                if state.is_terminal:
+                    break
+                answered += state.pending is not None
+                refused = ("1", "2") if state.prompt == "Spin?" else ("5",)  # out of steps, not allowed
+                legal = [a for a in state.legal_actions() if a.id not in refused]
+                state.apply(legal[rng.randrange(len(legal))])
+        assert answered > 10
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
