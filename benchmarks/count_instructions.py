@@ -3,13 +3,15 @@
     python benchmarks/count_instructions.py                        # this checkout, five packs
     python benchmarks/count_instructions.py --old f5f24a6          # and an older commit beside it
     python benchmarks/count_instructions.py --packs connect_four:2:20 --json counts.json
+    python benchmarks/count_instructions.py --replay --packs ophir:2:2  # replaying the same games by id
 
 Timings on a shared machine vary by tens of percent from run to run; instruction counts do not (the same
 code, inputs and environment give the same count, whatever else the machine is doing). For each pack,
 given as NAME_OR_PATH:PLAYERS:GAMES, and each side, a worker process loads the pack and plays GAMES
 random games (game i has seed i and takes its choices from `random.Random(i)`, as in
 compare_baselines.py). The worker runs under `valgrind --tool=callgrind` twice: once playing the games,
-once stopping after the load; the difference, over the number of decisions, is the figure. The program
+once stopping after the load; the difference, over the number of decisions, is the figure. With `--replay`
+the games are first recorded (the ids of the actions taken), and the figure is for replaying them by id. The program
 cache is filled by an ordinary run first (each side has a cache folder of its own), so both callgrind runs
 load warm, and `PYTHONHASHSEED=0` makes both runs hash alike.
 
@@ -37,18 +39,31 @@ DEFAULT_PACKS = ("benchmarks/packs/end_turn_only:2:2,tests/packs/take_turns:2:10
                  "envoys:3:60,ophir:4:1")
 
 WORKER = """
-import random, sys
+import json, random, sys
 import ruleskit
-pack, players, games, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+pack, players, games, mode, logs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 game = ruleskit.load(pack)
 decisions = 0
-if mode == "play":
+recorded = json.load(open(logs)) if mode in ("replay", "load") and logs else None
+if mode in ("play", "record"):
+    recorded = []
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_game(players=players, seed=seed)
+        recorded.append([])
         while not state.is_terminal:
             actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
+            chosen = actions[rng.randrange(len(actions))]
+            recorded[-1].append(chosen.id)
+            state.apply(chosen)
+            decisions += 1
+    if mode == "record":
+        json.dump(recorded, open(logs, "w"))
+elif mode == "replay":
+    for seed, ids in enumerate(recorded):
+        state = game.new_game(players=players, seed=seed)
+        for action_id in ids:
+            state.apply(action_id)
             decisions += 1
 print(decisions)
 """
@@ -70,11 +85,14 @@ def parse_packs(text: str) -> list[tuple[str, int, int]]:
 
 
 def run_worker(source: Path, cache: Path, pack: str, players: int, games: int, mode: str,
-               callgrind_out: Path | None) -> int:
-    """Run the worker (under callgrind if `callgrind_out` is given); the number of decisions it made."""
+               callgrind_out: Path | None, logs: Path | None = None) -> int:
+    """Run the worker (under callgrind if `callgrind_out` is given); the number of decisions it made.
+
+    Modes: `play` random games; `record` them into `logs` (the ids of the actions taken); `replay` the
+    games in `logs` by id; `load` only (and read `logs` if given, as a replay does)."""
     env = dict(os.environ, PYTHONPATH=str(source), PYTHONHASHSEED="0", RULESKIT_CACHE_DIR=str(cache))
     env.pop("RULESKIT_NO_CACHE", None)
-    command = [sys.executable, "-c", WORKER, pack, str(players), str(games), mode]
+    command = [sys.executable, "-c", WORKER, pack, str(players), str(games), mode, str(logs) if logs else ""]
     if callgrind_out is not None:
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}", *command]
     done = subprocess.run(command, env=env, cwd=source, capture_output=True, text=True)
@@ -90,12 +108,16 @@ def total_instructions(callgrind_out: Path) -> int:
     return int(found[-1])
 
 
-def count(source: Path, work: Path, pack: str, players: int, games: int) -> dict[str, Any]:
-    """Instructions per decision of `games` random games of `pack` with the ruleskit found in `source`."""
+def count(source: Path, work: Path, pack: str, players: int, games: int, replay: bool = False) -> dict[str, Any]:
+    """Instructions per decision of `games` random games of `pack` with the ruleskit found in `source`
+    (with `replay`, of replaying them by id, the games recorded first with the same code)."""
     cache = work / "cache"
-    run_worker(source, cache, pack, players, games, "load", None)  # fill the program cache
-    decisions = run_worker(source, cache, pack, players, games, "play", work / "play.out")
-    run_worker(source, cache, pack, players, games, "load", work / "load.out")
+    logs = work / "games.json" if replay else None
+    # Fill the program cache (and record the games to replay).
+    run_worker(source, cache, pack, players, games, "record" if replay else "load", None, logs)
+    decisions = run_worker(source, cache, pack, players, games, "replay" if replay else "play", work / "play.out",
+                           logs)
+    run_worker(source, cache, pack, players, games, "load", work / "load.out", logs)
     played, loaded = total_instructions(work / "play.out"), total_instructions(work / "load.out")
     return {"decisions": decisions, "instructions": played - loaded,
             "per_decision": round((played - loaded) / decisions) if decisions else None}
@@ -115,13 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--packs", default=DEFAULT_PACKS, metavar="SPECS",
                         help=f"comma-separated NAME_OR_PATH:PLAYERS:GAMES (default {DEFAULT_PACKS})")
     parser.add_argument("--old", metavar="COMMIT", help="also count an older commit's code, side by side")
+    parser.add_argument("--replay", action="store_true",
+                        help="count replaying the same random games by action id (as `ruleskit replay` runs a "
+                             "log) instead of playing them")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     packs = parse_packs(args.packs)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2
-    results: dict[str, Any] = {"python": sys.version.split()[0], "old": args.old, "packs": []}
+    results: dict[str, Any] = {"python": sys.version.split()[0], "old": args.old,
+                               "mode": "replay" if args.replay else "random play", "packs": []}
     with tempfile.TemporaryDirectory(prefix="ruleskit-instructions-") as temp:
         sides = {"new": ROOT}
         if args.old:
@@ -133,14 +159,14 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr, flush=True)
                 work = Path(temp) / f"{side}-{index}"
                 work.mkdir()
-                row[side] = count(source, work, pack, players, games)
+                row[side] = count(source, work, pack, players, games, args.replay)
             if "old" in row:
                 row["same_games"] = row["old"]["decisions"] == row["new"]["decisions"]
             if "old" in row and row["old"]["per_decision"] and row["new"]["per_decision"]:
                 row["change"] = round(row["new"]["per_decision"] / row["old"]["per_decision"] - 1, 4)
             results["packs"].append(row)
     shown = "old / new / change" if args.old else "new"
-    print(f"Instructions per decision (callgrind, random play, load subtracted): {shown}")
+    print(f"Instructions per decision (callgrind, {results['mode']}, load subtracted): {shown}")
     for row in results["packs"]:
         line = f"  {Path(row['pack']).name:<16} {row['players']}p {row['new']['decisions']:>6} decisions"
         if "old" in row:

@@ -72,6 +72,20 @@ def test_count_instructions_counts_the_games_it_plays(tmp_path: Path) -> None:
     assert "end_turn_only" in done.stdout
 
 
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
+def test_count_instructions_replays_the_games_it_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "counts.json"
+    done = run("count_instructions.py", "--replay", "--packs", "benchmarks/packs/end_turn_only:2:1", "--json",
+               str(out), timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    assert results["mode"] == "replay"
+    [row] = results["packs"]
+    assert row["new"]["decisions"] == 1000  # every recorded decision replayed by its id
+    assert row["new"]["per_decision"] > 1000
+    assert "replay" in done.stdout
+
+
 def test_count_instructions_refuses_a_pack_without_players_and_games() -> None:
     done = run("count_instructions.py", "--packs", "connect_four", timeout=120)
     assert done.returncode != 0
