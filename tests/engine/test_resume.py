@@ -68,6 +68,29 @@ for i in range(t * 5000) {
 end turn
 \"\"\"
 
+[actions.wager]
+stage = "main"
+effect = \"\"\"
+let other = if me == 0 then 1 else 0
+let w = choose other from [1, 2, 3] prompt "The other player sets the wager"
+emit wagered(me, w)
+if w == 3 and me.rolls > 20 {
+    let last = choose me from [true, false] prompt "End the game now?"
+    if last { finish "called it" }
+}
+me.points += w
+end turn
+\"\"\"
+
+[actions.tip]
+stage = "main"
+anytime = true
+limit = { game = 2 }
+effect = \"\"\"
+let t = choose me number 1 .. 3 prompt "Tip how much?"
+me.points += t
+\"\"\"
+
 [end.enough]
 when = "any([p.points >= 60 for p in players])"
 reason = "sixty points"
@@ -77,6 +100,12 @@ score = "p.points"
 """
 
 RULES = """\
+# A hook that asks too: the effect that emitted its event stops inside it.
+hook double_or_nothing on wagered(p, w) {
+    let d = choose p from ["double", "keep"] prompt "Double the wager?"
+    if d == "double" { p.rolls += w }
+}
+
 # Two picks, each followed by a roll; a pick of 3 earns a bonus choice, a pick of 5 is refused.
 proc pick_twice(p, a) {
     for i in range(2) {
