@@ -313,8 +313,14 @@ class State:
             wanted_id = action
         else:
             raise IllegalAction(f"an action must be an Action or an action id, not {type(action).__name__}")
+        pending = self.pending
+        if pending is not None and (player is None or player == pending["player"]):
+            # A choice's answer: one of its options (the only legal actions while it is pending).
+            for oid, label, value in pending["options"]:
+                if oid == wanted_id:
+                    return Action(oid, label, pending["player"], {"choice": pending["prompt"], "value": value})
         flow = self._data["flow"]
-        if self.pending is None and flow["simul"] is None and (player is None or player == flow["active"]):
+        if pending is None and flow["simul"] is None and (player is None or player == flow["active"]):
             # One player to decide, every legal action theirs: the first with this id is the only one.
             known = self._legal
             if type(known) is list:
