@@ -175,8 +175,8 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     return result
 
 
-def start_listing(game: Game, data: dict[str, Any], player: int,
-                  ctx: Ctx | None = None) -> tuple[list[Action], Iterator[list[Action]]] | None:
+def start_listing(game: Game, data: dict[str, Any],
+                  player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
     """The first action's legal bindings, and the listing that goes on from there; None if there are none.
 
     The actions of `enumerate_actions`, in the same order, are listed one
@@ -187,7 +187,7 @@ def start_listing(game: Game, data: dict[str, Any], player: int,
     nothing is listed yet (the first list is empty).
     """
     stage = data["flow"]["stage"]
-    listing = _offer(game, data, player, game.actions_by_stage.get(stage), ctx)
+    listing = _offer(game, data, player, game.actions_by_stage.get(stage))
     first: list[Action] = []  # in an open stage an action is always legal: nothing needs to run to know it
     if stage not in game.open_stages:
         found = next(listing, None)
@@ -197,20 +197,6 @@ def start_listing(game: Game, data: dict[str, Any], player: int,
     anytime = game.anytime_by_stage.get(stage)
     # The anytime actions' listing starts only when the stage's own are all listed.
     return first, chain(listing, _offer(game, data, player, anytime)) if anytime else listing
-
-
-def listing_context(ctx: Ctx, player: int) -> Ctx:
-    """A finished job's context, made as a new one for listing `player`'s actions on the same data: no steps
-    counted, no locals, no nesting, and nothing owned (the data is now the state's, shared with its clones;
-    the job's chance and messages are the state's too, and the listing does not touch them)."""
-    ctx.owned.clear()
-    ctx.me = player
-    ctx.env = {}
-    ctx.steps = 0
-    ctx.depth = 0
-    if ctx.frames:
-        ctx.frames = []
-    return ctx
 
 
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
@@ -228,14 +214,13 @@ def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Act
     return result
 
 
-def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None,
-           ctx: Ctx | None = None) -> Iterator[list[Action]]:
-    """For each of `actions` in turn that has legal bindings, the list of them (run on `ctx` if given: a
-    finished job's context, which `listing_context` makes fresh for the listing)."""
+def _offer(game: Game, data: dict[str, Any], player: int,
+           actions: list[CompiledAction] | None) -> Iterator[list[Action]]:
+    """For each of `actions` in turn that has legal bindings, the list of them."""
     if not actions:
         return
     flow = data["flow"]
-    ctx = Ctx(game.program, data, player) if ctx is None else listing_context(ctx, player)
+    ctx = Ctx(game.program, data, player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
         limit = action.limit
@@ -664,14 +649,10 @@ def settle(game: Game, ctx: Ctx) -> None:
             flow["simul"] = None
         else:
             # Only the first action with legal bindings is found here; the rest are listed when someone asks.
-            # The listing runs on the job's context, counting its own steps; if the player cannot act, the
-            # job goes on, and its count with it.
-            steps, depth = ctx.steps, ctx.depth
-            found = start_listing(game, data, flow["active"], ctx)
+            found = start_listing(game, data, flow["active"])
             if found is not None:
                 ctx.found = found
                 return
-            ctx.steps, ctx.depth = steps, depth
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
