@@ -183,6 +183,27 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
     check_history(table["history"], players, _at(path, "history"))
     if table["pending"] is not None:
         check_pending(game, table["pending"], players, _at(path, "pending"))
+    elif table["data"]["result"] is None:
+        _check_deciders_can_act(game, table["data"], _at(path, "data"))
+
+
+def _check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
+    """Each player the saved state waits for has a legal action, as the engine leaves every state it stops at
+    (a player who cannot act is passed over): otherwise the game could not go on from it."""
+    from .errors import RulesError
+    from .runtime.data import copy_data
+    from .runtime.state import State
+
+    probe = State(game, copy_data(data), None, [])
+    for player in probe.players_to_decide():
+        try:
+            legal = probe.legal_actions(player)
+        except RulesError as exc:
+            raise InvalidData(_at(path, "flow"), f"the legal actions of Player {player + 1} cannot be listed: "
+                              f"{exc.message}") from None
+        if not legal:
+            raise InvalidData(_at(path, "flow"), f"waits for Player {player + 1}, who has no legal action "
+                              f"in stage {_short(data['flow']['stage'])}")
 
 
 def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> None:
