@@ -286,9 +286,8 @@ class State:
         if self.pending is not None:
             pending = self.pending
             answers = pending["answers"] + [chosen.id]
-            paused = self._paused
-            taken = paused.take() if paused is not None and "reseed" not in pending \
-                and not self.game.check_properties else None
+            # Kept only by a job run with no redraw pending and no properties checked (`_run`).
+            taken = self._paused.take() if self._paused is not None else None
             self._run(pending["job"], answers, pending["base"], chosen, pending["logged"], pending.get("reseed"),
                       taken)
         else:
@@ -381,7 +380,7 @@ class State:
                        "logged": len(ctx.chance)}
             if reseed is not None:
                 pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
-            elif wait.resume is not None and ctx.olds is None:
+            elif wait.resume is not None:  # None while properties are checked: effects run as plain code then
                 keep = Paused(wait.resume, ctx)
             # The paused effect's frame holds this exception: without its links back to the effect and to
             # the frames it passed, nothing forms a cycle that only the garbage collector could free.
