@@ -58,6 +58,7 @@ class Model:
     item_data: dict[str, dict[str, Any]] = attrs.Factory(dict)
     adjacency: dict[str, list[str]] = attrs.Factory(dict)
     edges: list[tuple[str, str]] = attrs.Factory(list)
+    _sizes_cache: dict[str, dict[str, int]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _items_cache: dict[tuple[str, int | None], list[str]] = attrs.field(factory=dict, init=False, eq=False,
                                                                          repr=False)
 
@@ -264,6 +265,13 @@ class Model:
                          if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
             self._items_cache[(kind, players)] = known
         return list(known)
+
+    def item_sizes(self, field: str) -> dict[str, int]:
+        """The room each item takes in a zone whose `size` is `field` (0 for an item without it)."""
+        sizes = self._sizes_cache.get(field)
+        if sizes is None:
+            sizes = self._sizes_cache[field] = {i: int(d.get(field) or 0) for i, d in self.item_data.items()}
+        return sizes
 
     def zone_owner_player(self, key: str) -> int | None:
         """The player who owns the zone with this key: its seat, or the owner of the item it belongs to."""

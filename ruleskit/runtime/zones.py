@@ -42,17 +42,13 @@ def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
             return 0
         if zone.size is None:
             return sum(content.values())
-        items = ctx.model.item_data
-        return sum(count * _size(items, item, zone.size) for item, count in content.items())
+        sizes = ctx.model.item_sizes(zone.size)
+        return sum([count * sizes[item] for item, count in content.items()])
     if zone.size is None:  # every piece takes one place
         return len(content) - content.count(None)
-    items = ctx.model.item_data
-    return sum(_size(items, item, zone.size) for item in content if item is not None)
-
-
-def _size(items: dict[str, Any], item: str, field: str) -> int:
-    """`item_size` with the zone's size field found once for all its pieces."""
-    return int(items[item].get(field) or 0)
+    # Asked for each place a listing tries: the sizes are looked up in a table made once per pack.
+    sizes = ctx.model.item_sizes(zone.size)
+    return sum([sizes[item] for item in content if item is not None])
 
 
 def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
