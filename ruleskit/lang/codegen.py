@@ -36,6 +36,7 @@ from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
 from .expressions import SPECIALS, unquote
+from .inlining import Inliner, RuleBody, guarded
 from .parser import Origin, parse
 from .scope import ANY, Fn, Scope, element_type, type_of
 from .statements import bounds_of
@@ -347,9 +348,25 @@ class GeneratingCompiler(Compiler):
         self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
         self._suspending = suspending_procedures(self.proc_defs)
         program = super().compile_all()
+        self._inliner = self._rule_inliner()
         for definition, body, local, fast in self._rules:
             program.rules[definition.name] = self._rule_function(definition, body, local, fast)
         return program
+
+    def _rule_inliner(self) -> Inliner:
+        """The rules' bodies by the names generated code calls them by; those with their locals in ctx.env or
+        with `modify` hooks are never written in place (their entry binds the one or runs the others)."""
+        bodies: dict[str, RuleBody] = {}
+        excluded: list[str] = []
+        for definition, body, local, fast in self._rules:
+            params = tuple(f"L_{p}" for p, _ in definition.params)
+            callee = self._callee(definition.name)
+            bodies[callee] = RuleBody(params, body)
+            if fast is not None:
+                bodies[self._callee(definition.name, True)] = RuleBody(params, fast)
+            if not local or self._modifiers[definition.name]:
+                excluded += [callee, self._callee(definition.name, True)]
+        return Inliner(bodies, CTX, excluded)
 
     def _compile_rule(self, definition: Definition) -> None:
         """A rule's body; when the body does arithmetic or comparisons on its parameters, two bodies:
@@ -506,6 +523,9 @@ class GeneratingCompiler(Compiler):
         modifiers = self._modifiers[definition.name]
         params = tuple(f"L_{n}" for n in names) if local else tuple(f"A_{i}" for i in range(len(names)))
         statements: list[ast.stmt] = [ast.Assign([ast.Name("value", ast.Store())], body)]
+        inlined = self._inliner.inline(body) if local else None
+        if inlined is not None:
+            statements = guarded(inlined[0], body, inlined[1], inlined[2], CTX, MAX_DEPTH, "value")
         for mod_names, when, expr in modifiers:
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
                               list[ast.expr]([_name(p) for p in params] + [_name("value")]))

@@ -175,6 +175,15 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     return result
 
 
+def enumerate_action_bindings(game: Game, data: dict[str, Any], player: int,
+                              action: CompiledAction) -> list[Action]:
+    """The legal bindings of one action for `player`, as `enumerate_actions` lists them (its limits included)."""
+    result: list[Action] = []
+    for found in _offer(game, data, player, [action]):
+        result.extend(found)
+    return result
+
+
 def start_listing(game: Game, data: dict[str, Any],
                   player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
     """The first action's legal bindings, and the listing that goes on from there; None if there are none.

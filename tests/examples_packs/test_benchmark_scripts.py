@@ -90,3 +90,17 @@ def test_count_instructions_refuses_a_pack_without_players_and_games() -> None:
     done = run("count_instructions.py", "--packs", "connect_four", timeout=120)
     assert done.returncode != 0
     assert "NAME_OR_PATH:PLAYERS:GAMES" in (done.stderr + done.stdout)
+
+
+def test_listing_reuse_bounds_what_names_can_prove_unchanged(tmp_path: Path) -> None:
+    out = tmp_path / "reuse.json"
+    done = run("listing_reuse.py", "--packs", "connect_four:2:3,ophir:2:1", "--json", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["pack"], r["players"]) for r in rows] == [("connect_four", 2), ("ophir", 2)]
+    for row in rows:
+        assert row["listings"] > 10
+        # What names prove unchanged is checked to be unchanged, so it is within the bound.
+        assert 0 <= row["reusable_by_names_share"] <= row["same_result_share"] <= 1
+    # A drop writes the one zone every column's `require` names: nothing is provably the same.
+    assert rows[0]["reusable_by_names_share"] == 0 and rows[0]["same_result_share"] > 0.5

@@ -1,0 +1,118 @@
+"""Small rules written into the rules that call them (generated code): the same results, the same steps
+and the same budget and nesting errors as the calls they replace, checked against the reference backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_support import TINY_GAME, play_random, write_pack
+
+import ruleskit
+from ruleskit.lang.inlining import MAX_INLINED_DEPTH
+
+BACKENDS = ("compiled", "closures")
+
+# `top` calls `mid` and `leaf`, which are plain expressions: `top` evaluates them in place. `listed`
+# builds a list, which charges a step per element: it stays a call, but takes `leaf` in.
+RULES = """\
+rule leaf(a) = a + 1
+rule mid(a) = leaf(a) + leaf(a + 1) * 2
+rule top(a) = if a > 0 then mid(a) else leaf(a) - mid(a - 1)
+rule listed(n) = count([x for x in range(n)]) + leaf(n)
+"""
+
+
+def chain(length: int) -> str:
+    """Rules r0 .. r{length - 1}, each calling the one before and adding one."""
+    return "rule r0(a) = a + 1\n" + "".join(f"rule r{i}(a) = r{i - 1}(a) + 1\n" for i in range(1, length))
+
+
+def outcome(root: Path, backend: str) -> Any:
+    """The first decision's state as JSON, or the error it raised."""
+    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+    try:
+        state.apply(state.legal_actions()[0])
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return f"{type(exc).__name__}: {exc}"
+    return state.to_json()
+
+
+def pack_with(tmp_path: Path, effect: str, rules: str = RULES) -> Path:
+    game = TINY_GAME.replace("me.points += double(1)\\nend turn", effect).replace("max = 5", "max = 1000000000")
+    return write_pack(tmp_path / "inlined", game=game, rules=rules)
+
+
+def spinning(spent: int) -> str:
+    """An effect that takes `spent` steps, then calls `top` until the budget runs out."""
+    before = "".join("let w = 0\\n" for _ in range(spent))
+    return before + "for i in range(10000) {\\n    for j in range(10) {\\n        let x = top(j % 2)\\n    }\\n}\\nend turn"
+
+
+def test_the_generated_code_writes_small_rules_in_place(tmp_path: Path) -> None:
+    root = pack_with(tmp_path, "me.points += top(3)\\nend turn")
+    game = ruleskit.load(root, cache=False)
+    emitted = game.code
+    assert "inlined_steps" in emitted
+    state = game.new_game(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    assert state.data["pv"][0]["points"] == (3 + 1) + (4 + 1) * 2
+
+
+@pytest.mark.parametrize("call", ["top(3)", "top(0)", "top(-2)", "listed(5)", "top(true)", "top(none)",
+                                  "mid(4503599627370496 * 512)", "listed(0) + top(1)"])
+def test_results_and_errors_agree_with_the_reference(tmp_path: Path, call: str) -> None:
+    root = pack_with(tmp_path, f"me.points += {call}\\nend turn")
+    assert outcome(root, "compiled") == outcome(root, "closures")
+
+
+@pytest.mark.parametrize("spent", range(13))
+def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> None:
+    # Two rounds take 13 steps (4 or 5 inside `top`); `spent` statements before the loop move where in a
+    # round the budget runs out: at the loop, at `top`, or at one of the calls it writes in place.
+    root = pack_with(tmp_path, spinning(spent))
+    messages = [outcome(root, backend) for backend in BACKENDS]
+    assert messages[0] == messages[1]
+    assert "step budget of 200000 exceeded" in messages[0]
+
+
+def test_the_places_the_budget_runs_out_cover_the_rules_written_in_place(tmp_path: Path) -> None:
+    places = set()
+    for spent in range(13):
+        root = pack_with(tmp_path, spinning(spent))
+        message = outcome(root, "compiled")
+        places.add(message.split(" exceeded in ")[1].split(" (")[0])
+    assert {"rule leaf", "rule mid"} <= places  # the error comes from inside what is inlined
+
+
+@pytest.mark.parametrize("length", range(44, 51))
+def test_the_nesting_limit_is_met_at_the_same_call(tmp_path: Path, length: int) -> None:
+    # Rules nest `length` deep: near the limit a caller's inlined rules must give way to the calls, so that
+    # the error names the same rule and the same callers.
+    root = pack_with(tmp_path, f"me.points += r{length - 1}(0)\\nend turn", rules=chain(length))
+    messages = [outcome(root, backend) for backend in BACKENDS]
+    assert messages[0] == messages[1]
+    assert ("nesting limit of 48 calls exceeded" in str(messages[0])) == (length > 48)
+
+
+def test_deep_chains_of_small_rules_stay_calls_past_the_inlining_depth(tmp_path: Path) -> None:
+    root = pack_with(tmp_path, "me.points += r11(0)\\nend turn", rules=chain(12))
+    emitted = ruleskit.load(root, cache=False).code
+    def code_of(rule: str) -> str:
+        return emitted.split(f"# rule {rule} (")[1].split("\n# ")[0]
+
+    assert MAX_INLINED_DEPTH < 11
+    assert "inlined_steps" in code_of("r4") and "I_r3(ctx" not in code_of("r4").split("else:")[0]
+    assert "I_r10(ctx" in code_of("r11")  # too deep to take r0 .. r10 in: r10 stays a call
+    state = ruleskit.load(root, cache=False).new_game(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    assert state.data["pv"][0]["points"] == 12
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_connect_four_plays_the_same_games(seed: int) -> None:
+    # Connect Four's four-in-a-row test is rules calling rules: the compiled backend inlines them.
+    games = [ruleskit.load("connect_four", backend=backend) for backend in BACKENDS]
+    finals = [play_random(game, 2, seed).dumps() for game in games]
+    assert finals[0] == finals[1]
