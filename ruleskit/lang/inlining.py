@@ -19,7 +19,6 @@ calls would have left it.
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -29,8 +28,8 @@ INLINED_STEPS = "inlined_steps"
 # The largest inlined body, in AST nodes, that a caller takes in place of a call (its own calls inlined);
 # the most a caller's body may grow to with them; how deep inlined calls may nest in it. Beyond these a
 # call stays a call: the limits keep the generated module small and within what Python compiles.
-MAX_INLINED_NODES = 4000
-MAX_CALLER_NODES = 20000
+MAX_INLINED_NODES = 1500
+MAX_CALLER_NODES = 6000
 MAX_INLINED_DEPTH = 4
 # Helpers given the context that only read from it: never the step budget or the nesting depth.
 READ_ONLY_HELPERS = frozenset({"any_field"})
@@ -48,20 +47,88 @@ class RuleBody:
 
 @attrs.define
 class Inlined:
-    """An inlinable rule's body with its own calls inlined, the calls that may count and how deep they nest."""
+    """An inlinable rule's body with its own calls inlined, the calls that may count and how deep they nest,
+    its size in AST nodes and the locals it assigns (renamed in each copy)."""
 
     params: tuple[str, ...]
     body: ast.expr
     steps: int
     depth: int
-
-
-def _size(node: ast.AST) -> int:
-    return sum(1 for _ in ast.walk(node))
+    size: int
+    assigned: frozenset[str]
 
 
 def _passes_context(call: ast.Call, context: str) -> bool:
     return any(isinstance(a, ast.Name) and a.id == context for a in call.args)
+
+
+def _assigned(body: ast.expr) -> frozenset[str]:
+    return frozenset(n.target.id for n in ast.walk(body)
+                     if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)) - {INLINED_STEPS}
+
+
+class _Expansion:
+    """One body with its calls to inlinable rules replaced by copies of theirs: built node by node (copying
+    with `copy.deepcopy` took seconds on a pack whose checks nest a few rules), counting as it goes."""
+
+    def __init__(self, inliner: Inliner) -> None:
+        self.inliner = inliner
+        self.steps = 0
+        self.depth = 0
+        self.size = 0
+
+    def expand(self, node: ast.AST) -> Any:
+        inlinable = self.inliner.inlinable
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in inlinable:
+            args = [self.expand(a) for a in node.args[1:]]  # the arguments first: their calls are inlined too
+            callee = inlinable[node.func.id]
+            self.steps += 1 + callee.steps
+            self.depth = max(self.depth, 1 + callee.depth)
+            return self.copy(callee, args)
+        if isinstance(node, _NOT_INLINABLE):
+            return self.clone(node, {}, {})  # names bound inside a comprehension cannot be assigned in it
+        return self._rebuild(node, self.expand)
+
+    def copy(self, callee: Inlined, args: list[ast.expr]) -> ast.expr:
+        """One copy of `callee`'s body for these arguments, its locals renamed for this copy alone."""
+        self.inliner.copies += 1
+        suffix = f"_{self.inliner.copies}"
+        renamed = {name: name + suffix for name in callee.assigned | set(callee.params)}
+        given: dict[str, ast.expr] = {}
+        bindings: list[ast.expr] = []
+        for param, arg in zip(callee.params, args, strict=True):
+            if isinstance(arg, ast.Constant | ast.Name):
+                given[param] = arg  # a plain load: read where the body reads it
+            else:
+                bindings.append(ast.NamedExpr(ast.Name(renamed[param], ast.Store()), arg))
+        body = self.clone(callee.body, renamed, given)
+        count = ast.NamedExpr(ast.Name(INLINED_STEPS, ast.Store()),
+                              ast.BinOp(ast.Name(INLINED_STEPS, ast.Load()), ast.Add(), ast.Constant(1)))
+        if not bindings:  # the count is at least 1, so true: the body follows it
+            return ast.IfExp(count, body, ast.Constant(None))
+        # The arguments in order, then the step the call would take, then the body.
+        elements: list[ast.expr] = [*bindings, count, body]
+        return ast.Subscript(ast.Tuple(elements, ast.Load()), ast.Constant(-1), ast.Load())
+
+    def clone(self, node: ast.AST, renamed: dict[str, str], given: dict[str, ast.expr]) -> Any:
+        if isinstance(node, ast.Name):
+            self.size += 1
+            if isinstance(node.ctx, ast.Load) and node.id in given:
+                return self.clone(given[node.id], {}, {})
+            return ast.Name(renamed.get(node.id, node.id), node.ctx)
+        return self._rebuild(node, lambda child: self.clone(child, renamed, given))
+
+    def _rebuild(self, node: ast.AST, visit: Any) -> Any:
+        self.size += 1
+        new = node.__class__.__new__(node.__class__)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                value = [visit(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST) and not isinstance(value, ast.expr_context):
+                value = visit(value)
+            setattr(new, field, value)
+        return new
 
 
 class Inliner:
@@ -81,9 +148,11 @@ class Inliner:
             for name, rule in candidates.items():
                 if name in self.inlinable or not self._pure(rule.body):
                     continue
-                body, steps, depth = self._expand(rule.body)
-                if depth < MAX_INLINED_DEPTH and _size(body) <= MAX_INLINED_NODES:
-                    self.inlinable[name] = Inlined(rule.params, body, steps, depth)
+                expansion = _Expansion(self)
+                body = expansion.expand(rule.body)
+                if expansion.depth < MAX_INLINED_DEPTH and expansion.size <= MAX_INLINED_NODES:
+                    self.inlinable[name] = Inlined(rule.params, body, expansion.steps, expansion.depth,
+                                                   expansion.size, _assigned(body))
                     grew = True
             candidates = {n: r for n, r in candidates.items() if n not in self.inlinable}
 
@@ -108,68 +177,16 @@ class Inliner:
 
     def inline(self, body: ast.expr) -> tuple[ast.expr, int, int] | None:
         """`body` with its calls to inlinable rules written in place, the most steps those may count and
-        the deepest they nest; None if it calls none (outside comprehensions, which are left as they are)."""
-        expanded, steps, depth = self._expand(body)
-        if not steps or _size(expanded) > MAX_CALLER_NODES:
+        the deepest they nest; None if it calls none (outside comprehensions, which are left as they are)
+        or would grow too large."""
+        if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.inlinable
+                   for n in ast.walk(body)):
             return None
-        return expanded, steps, depth
-
-    def _expand(self, body: ast.expr) -> tuple[ast.expr, int, int]:
-        inliner = self
-        totals = {"steps": 0, "depth": 0}
-
-        class Replace(ast.NodeTransformer):
-            def visit_Call(self, node: ast.Call) -> ast.AST:
-                self.generic_visit(node)  # the arguments first: their calls are inlined too
-                func = node.func
-                if not (isinstance(func, ast.Name) and func.id in inliner.inlinable):
-                    return node
-                callee = inliner.inlinable[func.id]
-                totals["steps"] += 1 + callee.steps
-                totals["depth"] = max(totals["depth"], 1 + callee.depth)
-                return inliner._copy(callee, node.args[1:])
-
-            def generic_visit(self, node: ast.AST) -> ast.AST:
-                if isinstance(node, _NOT_INLINABLE):
-                    return node  # names bound inside a comprehension cannot be assigned in it
-                return super().generic_visit(node)
-
-        result = Replace().visit(copy.deepcopy(body))
-        assert isinstance(result, ast.expr)
-        return result, totals["steps"], totals["depth"]
-
-    def _copy(self, callee: Inlined, args: list[ast.expr]) -> ast.expr:
-        """One copy of `callee`'s body for these arguments, its locals renamed for this copy alone."""
-        self.copies += 1
-        suffix = f"_{self.copies}"
-        body = copy.deepcopy(callee.body)
-        assigned = {n.target.id for n in ast.walk(body)
-                    if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)} - {INLINED_STEPS}
-        renamed = {name: name + suffix for name in assigned | set(callee.params)}
-        given: dict[str, ast.expr] = {}
-        bindings: list[ast.expr] = []
-        for param, arg in zip(callee.params, args, strict=True):
-            if isinstance(arg, ast.Constant | ast.Name):
-                given[param] = arg  # a plain load: read where the body reads it
-            else:
-                bindings.append(ast.NamedExpr(ast.Name(renamed[param], ast.Store()), arg))
-
-        class Rename(ast.NodeTransformer):
-            def visit_Name(self, node: ast.Name) -> ast.AST:
-                if isinstance(node.ctx, ast.Load) and node.id in given:
-                    return copy.deepcopy(given[node.id])
-                if node.id in renamed:
-                    return ast.Name(renamed[node.id], node.ctx)
-                return node
-
-        body = Rename().visit(body)
-        count = ast.NamedExpr(ast.Name(INLINED_STEPS, ast.Store()),
-                              ast.BinOp(ast.Name(INLINED_STEPS, ast.Load()), ast.Add(), ast.Constant(1)))
-        if not bindings:  # the count is at least 1, so true: the body follows it
-            return ast.IfExp(count, body, ast.Constant(None))
-        # The arguments in order, then the step the call would take, then the body.
-        elements: list[ast.expr] = [*bindings, count, body]
-        return ast.Subscript(ast.Tuple(elements, ast.Load()), ast.Constant(-1), ast.Load())
+        expansion = _Expansion(self)
+        expanded = expansion.expand(body)
+        if not expansion.steps or expansion.size > MAX_CALLER_NODES:
+            return None
+        return expanded, expansion.steps, expansion.depth
 
 
 def guarded(inlined: ast.expr, original: ast.expr, steps: int, depth: int, context: str, max_depth: int,
