@@ -67,12 +67,17 @@ def _assigned(body: ast.expr) -> frozenset[str]:
                      if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)) - {INLINED_STEPS}
 
 
+class _TooLarge(Exception):
+    """An expansion grew past its limit: it is given up at once, not finished and then dropped."""
+
+
 class _Expansion:
     """One body with its calls to inlinable rules replaced by copies of theirs: built node by node (copying
     with `copy.deepcopy` took seconds on a pack whose checks nest a few rules), counting as it goes."""
 
-    def __init__(self, inliner: Inliner) -> None:
+    def __init__(self, inliner: Inliner, limit: int) -> None:
         self.inliner = inliner
+        self.limit = limit
         self.steps = 0
         self.depth = 0
         self.size = 0
@@ -120,6 +125,8 @@ class _Expansion:
 
     def _rebuild(self, node: ast.AST, visit: Any) -> Any:
         self.size += 1
+        if self.size > self.limit:
+            raise _TooLarge
         new = node.__class__.__new__(node.__class__)
         for field in node._fields:
             value = getattr(node, field, None)
@@ -141,20 +148,43 @@ class Inliner:
         self.copies = 0
         self.inlinable: dict[str, Inlined] = {}
         excluded = set(not_inlinable)
-        candidates = {name: rule for name, rule in rules.items() if name not in excluded}
-        grew = True
-        while grew:  # a rule whose calls are all to inlinable rules is inlinable: none reaches itself
-            grew = False
-            for name, rule in candidates.items():
-                if name in self.inlinable or not self._pure(rule.body):
-                    continue
-                expansion = _Expansion(self)
+        # Rules cannot call themselves, even through others: taken callees first, each rule is decided once.
+        for name in self._callees_first():
+            rule = rules[name]
+            if name in excluded or not self._pure(rule.body):
+                continue
+            expansion = _Expansion(self, MAX_INLINED_NODES)
+            try:
                 body = expansion.expand(rule.body)
-                if expansion.depth < MAX_INLINED_DEPTH and expansion.size <= MAX_INLINED_NODES:
-                    self.inlinable[name] = Inlined(rule.params, body, expansion.steps, expansion.depth,
-                                                   expansion.size, _assigned(body))
-                    grew = True
-            candidates = {n: r for n, r in candidates.items() if n not in self.inlinable}
+            except _TooLarge:
+                continue
+            if expansion.depth < MAX_INLINED_DEPTH:
+                self.inlinable[name] = Inlined(rule.params, body, expansion.steps, expansion.depth,
+                                               expansion.size, _assigned(body))
+
+    def _callees_first(self) -> list[str]:
+        """The rules, each after every rule it calls (walked without recursion: a chain of rules may be long)."""
+        calls = {name: sorted({n.func.id for n in ast.walk(rule.body) if isinstance(n, ast.Call)
+                               and isinstance(n.func, ast.Name) and n.func.id in self.rules and n.func.id != name})
+                 for name, rule in self.rules.items()}
+        order: list[str] = []
+        placed: set[str] = set()
+        for root in self.rules:
+            stack = [(root, iter(calls[root]))]
+            on_stack = {root}
+            while stack:
+                name, pending = stack[-1]
+                callee = next((c for c in pending if c not in placed and c not in on_stack), None)
+                if callee is not None:
+                    stack.append((callee, iter(calls[callee])))
+                    on_stack.add(callee)
+                    continue
+                stack.pop()
+                on_stack.discard(name)
+                if name not in placed:
+                    placed.add(name)
+                    order.append(name)
+        return order
 
     def _pure(self, body: ast.expr) -> bool:
         """Whether `body` touches the budget and the nesting depth only through calls to inlinable rules."""
@@ -182,9 +212,12 @@ class Inliner:
         if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.inlinable
                    for n in ast.walk(body)):
             return None
-        expansion = _Expansion(self)
-        expanded = expansion.expand(body)
-        if not expansion.steps or expansion.size > MAX_CALLER_NODES:
+        expansion = _Expansion(self, MAX_CALLER_NODES)
+        try:
+            expanded = expansion.expand(body)
+        except _TooLarge:
+            return None
+        if not expansion.steps:
             return None
         return expanded, expansion.steps, expansion.depth
 
