@@ -156,7 +156,7 @@ class Inliner:
             expansion = _Expansion(self, MAX_INLINED_NODES)
             try:
                 body = expansion.expand(rule.body)
-            except _TooLarge:
+            except (_TooLarge, RecursionError):  # the expansion recurses once per level of the body
                 continue
             if expansion.depth < MAX_INLINED_DEPTH:
                 self.inlinable[name] = Inlined(rule.params, body, expansion.steps, expansion.depth,
@@ -215,7 +215,7 @@ class Inliner:
         expansion = _Expansion(self, MAX_CALLER_NODES)
         try:
             expanded = expansion.expand(body)
-        except _TooLarge:
+        except (_TooLarge, RecursionError):  # too deep a body to copy is left as it is written
             return None
         if not expansion.steps:
             return None

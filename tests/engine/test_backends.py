@@ -129,3 +129,22 @@ def test_compile_command_prints_and_writes_the_code(tmp_path: Path, capsys: pyte
     assert "def rule_" in printed and "def hook_" in printed
     assert main(["compile", pack]) == 0
     assert "generated functions" in capsys.readouterr().out
+
+
+def test_compile_command_shows_a_function_too_deep_to_print(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # A sum of 150 calls, each checked for overflow, nests deeper than `ast.unparse` can recurse: the code
+    # is compiled and runs, and the listing shows that function's signature alone.
+    from engine_support import TINY_GAME, write_pack
+
+    from ruleskit.cli import main
+
+    rules = "rule b(a) = a * 2\nrule q(a) = " + " + ".join("b(a)" for _ in range(150)) + "\n"
+    game = TINY_GAME.replace("me.points += double(1)", "me.points += q(1) - 299")
+    pack = write_pack(tmp_path / "long_sum", game=game, rules=rules)
+    assert main(["compile", str(pack), "--emit"]) == 0
+    printed = capsys.readouterr().out
+    assert "nested too deeply to print as Python source" in printed and "def rule_b_" in printed
+    state = ruleskit.load(pack, cache=False).new_game(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    assert state.data["pv"][0]["points"] == 1
