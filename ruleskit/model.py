@@ -267,10 +267,12 @@ class Model:
         return list(known)
 
     def item_sizes(self, field: str) -> dict[str, int]:
-        """The room each item takes in a zone whose `size` is `field` (0 for an item without it)."""
+        """The room each item takes in a zone whose `size` is `field` (0 for an item without it), for the items
+        whose field is a plain int or missing: any other value is left to whoever reads it (see `zones`)."""
         sizes = self._sizes_cache.get(field)
         if sizes is None:
-            sizes = self._sizes_cache[field] = {i: int(d.get(field) or 0) for i, d in self.item_data.items()}
+            values = {i: d.get(field) or 0 for i, d in self.item_data.items()}
+            sizes = self._sizes_cache[field] = {i: v for i, v in values.items() if type(v) is int}
         return sizes
 
     def zone_owner_player(self, key: str) -> int | None:

@@ -42,13 +42,25 @@ def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
             return 0
         if zone.size is None:
             return sum(content.values())
-        sizes = ctx.model.item_sizes(zone.size)
-        return sum([count * sizes[item] for item, count in content.items()])
+        try:
+            sizes = ctx.model.item_sizes(zone.size)
+            return sum([count * sizes[item] for item, count in content.items()])
+        except KeyError:  # a size that is not a plain int: worked out, and refused, as it always was
+            items = ctx.model.item_data
+            return sum(count * _size(items, item, zone.size) for item, count in content.items())
     if zone.size is None:  # every piece takes one place
         return len(content) - content.count(None)
     # Asked for each place a listing tries: the sizes are looked up in a table made once per pack.
-    sizes = ctx.model.item_sizes(zone.size)
-    return sum([sizes[item] for item in content if item is not None])
+    try:
+        sizes = ctx.model.item_sizes(zone.size)
+        return sum([sizes[item] for item in content if item is not None])
+    except KeyError:
+        items = ctx.model.item_data
+        return sum(_size(items, item, zone.size) for item in content if item is not None)
+
+
+def _size(items: dict[str, Any], item: str, field: str) -> int:
+    return int(items[item].get(field) or 0)
 
 
 def capacity(ctx: Ctx, ref: ZoneRef) -> int | None:
