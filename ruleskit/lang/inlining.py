@@ -97,8 +97,10 @@ class _Expansion:
     def copy(self, callee: Inlined, args: list[ast.expr]) -> ast.expr:
         """One copy of `callee`'s body for these arguments, its locals renamed for this copy alone."""
         self.inliner.copies += 1
-        suffix = f"_{self.inliner.copies}"
-        renamed = {name: name + suffix for name in callee.assigned | set(callee.params)}
+        # A prefix no other name in generated code has: pack locals are `L_...`, and a pack local named
+        # `b_10` must not meet a copy's `L_b` renamed `L_b_10`.
+        prefix = f"N{self.inliner.copies}_"
+        renamed = {name: prefix + name for name in callee.assigned | set(callee.params)}
         given: dict[str, ast.expr] = {}
         bindings: list[ast.expr] = []
         for param, arg in zip(callee.params, args, strict=True):

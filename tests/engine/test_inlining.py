@@ -116,3 +116,15 @@ def test_connect_four_plays_the_same_games(seed: int) -> None:
     games = [ruleskit.load("connect_four", backend=backend) for backend in BACKENDS]
     finals = [play_random(game, 2, seed).dumps() for game in games]
     assert finals[0] == finals[1]
+
+
+@pytest.mark.parametrize("name", [f"b_{n}" for n in range(1, 16)] + ["a_1", "a_2"])
+def test_a_callers_locals_are_not_the_copies_locals(tmp_path: Path, name: str) -> None:
+    # The copies' locals are renamed per copy: whatever the caller's own parameters are called, a copy
+    # never writes one of them.
+    rules = f"rule inc(a) = a + 1\nrule twice(b) = inc(b) * 2\nrule outer({name}, y) = twice(y + 1) + {name} * 1000\n"
+    root = pack_with(tmp_path, "me.points += outer(7, 1)\\nend turn", rules=rules)
+    assert outcome(root, "compiled") == outcome(root, "closures")
+    state = ruleskit.load(root, cache=False).new_game(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    assert state.data["pv"][0]["points"] == (1 + 1 + 1) * 2 + 7000
