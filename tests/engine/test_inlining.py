@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_support import TINY_GAME, play_random, write_pack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from engine_support import TINY_GAME, play_random, write_pack
 
 import ruleskit
 from ruleskit.lang.inlining import MAX_INLINED_DEPTH

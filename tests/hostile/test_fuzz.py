@@ -180,7 +180,9 @@ def test_mutated_packs_load_and_play_or_raise_a_rules_error(tmp_path_factory: py
     sources = [DICE_RACE_FILES[which]] if which != "rules.rk" else [DICE_RACE_FILES[which]] + RK_SOURCES[:3]
     text = data.draw(mutated(sources))
     for name, original in DICE_RACE_FILES.items():
-        (root / name).write_text(text if name == which else original, encoding="utf-8")
+        # A lone surrogate the mutation made is written as the bytes it stands for: not UTF-8, as a file on
+        # disk may be, and the pack must be refused with a rules error.
+        (root / name).write_bytes((text if name == which else original).encode("utf-8", "surrogatepass"))
 
     def load_and_play() -> None:
         game = ruleskit.load(root)
