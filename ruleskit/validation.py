@@ -290,16 +290,21 @@ def _check_blocked(model: Model, blocked: Any, path: str) -> None:
 
     edges = {edge_key(a, b) for a, b in model.edges}
     for index, key in enumerate(check_list(path, blocked)):
-        if key not in edges:
+        if not _named(key, edges):
             raise InvalidData(_at(path, index), f"{_short(key)} is not an edge of the board")
+
+
+def _named(value: Any, known: Any) -> bool:
+    """Whether `value`, read from a file, is a string among `known` (a list read there is no key of anything)."""
+    return isinstance(value, str) and value in known
 
 
 def check_flow(game: Game, flow: Any, players: int, path: str) -> None:
     table = check_table(path, flow)
     check_keys(path, table, FLOW_KEYS)
-    if table["phase"] not in game.phases:
+    if not _named(table["phase"], game.phases):
         raise InvalidData(_at(path, "phase"), f"unknown phase {_short(table['phase'])}")
-    if table["stage"] != "" and table["stage"] not in game.stages:
+    if table["stage"] != "" and not _named(table["stage"], game.stages):
         raise InvalidData(_at(path, "stage"), f"unknown stage {_short(table['stage'])}")
     check_seat(_at(path, "active"), table["active"], players)
     order = check_list(_at(path, "order"), table["order"])
@@ -340,7 +345,7 @@ def _check_simul(game: Game, simul: Any, players: int, path: str) -> None:
             raise InvalidData(where, "a pick by a seat that is not choosing")
         pick = check_table(where, pick)
         check_keys(where, pick, ("action", "args"))
-        if pick["action"] not in game.actions:
+        if not _named(pick["action"], game.actions):
             raise InvalidData(_at(where, "action"), f"unknown action {_short(pick['action'])}")
         args = check_table(_at(where, "args"), pick["args"])
         check_plain(_at(where, "args"), args)
