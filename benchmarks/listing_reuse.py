@@ -29,7 +29,6 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterable
 from typing import Any
 
 import ruleskit
@@ -114,10 +113,15 @@ def measure(pack: str, players: int, games: int) -> dict[str, Any]:
             "reusable_by_names_share": round(by_names / total, 3) if total else 0.0}
 
 
-def parse_packs(text: str) -> Iterable[tuple[str, int, int]]:
-    for part in text.split(","):
-        name, players, games = part.rsplit(":", 2)
-        yield name, int(players), int(games)
+def parse_packs(text: str) -> list[tuple[str, int, int]]:
+    packs = []
+    for spec in text.split(","):
+        name, _, games = spec.strip().rpartition(":")
+        pack, _, players = name.rpartition(":")
+        if not pack or not players.isdigit() or not games.isdigit() or int(games) < 1:
+            raise SystemExit(f"--packs: '{spec}' is not NAME_OR_PATH:PLAYERS:GAMES (GAMES at least 1)")
+        packs.append((pack, int(players), int(games)))
+    return packs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     print(f"{'pack':>14} {'players':>7} {'games':>5} {'listings':>8} {'same result':>11} {'by names':>8}")
     for pack, players, games in parse_packs(args.packs):
-        row = measure(pack, players, games)
+        try:
+            row = measure(pack, players, games)
+        except ruleskit.RulesError as exc:
+            raise SystemExit(f"{pack}: {exc}") from None
         rows.append(row)
         print(f"{pack:>14} {players:>7} {games:>5} {row['listings']:>8} {row['same_result_share']:>11.0%} "
               f"{row['reusable_by_names_share']:>8.0%}", flush=True)
