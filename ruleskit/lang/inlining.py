@@ -48,13 +48,12 @@ class RuleBody:
 @attrs.define
 class Inlined:
     """An inlinable rule's body with its own calls inlined, the calls that may count and how deep they nest,
-    its size in AST nodes and the locals it assigns (renamed in each copy)."""
+    and the locals it assigns (renamed in each copy)."""
 
     params: tuple[str, ...]
     body: ast.expr
     steps: int
     depth: int
-    size: int
     assigned: frozenset[str]
 
 
@@ -162,7 +161,7 @@ class Inliner:
                 continue
             if expansion.depth < MAX_INLINED_DEPTH:
                 self.inlinable[name] = Inlined(rule.params, body, expansion.steps, expansion.depth,
-                                               expansion.size, _assigned(body))
+                                               _assigned(body))
 
     def _callees_first(self) -> list[str]:
         """The rules, each after every rule it calls (walked without recursion: a chain of rules may be long)."""
