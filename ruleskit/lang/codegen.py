@@ -656,6 +656,78 @@ class GeneratingCompiler(Compiler):
         finally:
             self._resumable = False
 
+    def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
+               names: dict[str, str], where: str) -> Fn | None:
+        """The bindings of a one-parameter action that pass its `require`s, listed by one function.
+
+        `lister(ctx, options, table, room, make)` walks `options` as the engine's own listing does (an
+        option seen before is skipped, each one tried is a step charged to `where`), with the parameter
+        in a Python local and each check's expression written in the loop, so a binding costs no call.
+        It returns the Actions in order: found in `table` by a str or int value, else made by
+        `make(value)`; None as soon as more than `room` pass (too many legal actions). Only when every
+        check keeps its locals in Python (no closure of the reference backend) is one made.
+        """
+        if self.discard_code:
+            return None
+        owner = f"action {action} require"
+        value = f"L_{param}"
+
+        def tests() -> list[ast.expr]:
+            made: list[ast.expr] = []
+            for text, origin in checks:
+                self.origin, self.current = origin, owner
+                if isinstance(text, bool | int):
+                    made.append(_const(text))
+                else:
+                    made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
+            return made
+
+        made, local = self.generate(tests, set())  # nothing from ctx.env: the parameter is a Python local
+        self._note_calls(owner)
+        if not local:
+            return None
+        self.current = f"action {action} lister"
+        kind, key, seen, out, found = (_name(n) for n in ("kind", "key", "seen", "out", "found"))
+        steps = _attr(_name(CTX), "steps")
+        scalar = ast.BoolOp(ast.Or(), [ast.Compare(kind, [ast.Is()], [_name("str")]),
+                                       ast.Compare(kind, [ast.Is()], [_name("int")])])
+        take = [
+            ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]), [ast.Return(_const(None))], []),
+            ast.Assign([ast.Name("found", ast.Store())],
+                       ast.IfExp(scalar, _call(_attr(_name("table"), "get"), _name(value)), _const(None))),
+            ast.If(ast.Compare(found, [ast.Is()], [_const(None)]),
+                   [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
+            ast.Expr(_call(_attr(out, "append"), found)),
+        ]
+        passes: list[ast.stmt] = take
+        for test in reversed(made):
+            passes = [ast.If(test, passes, [])]
+        loop = ast.For(ast.Name(value, ast.Store()), _name("options"), [
+            ast.Assign([ast.Name("kind", ast.Store())], _call("type", _name(value))),
+            ast.Assign([ast.Name("key", ast.Store())],
+                       ast.IfExp(ast.Compare(kind, [ast.Is()], [_name("str")]), _name(value),
+                                 ast.IfExp(ast.Compare(kind, [ast.Is()], [_name("int")]), _call("str", _name(value)),
+                                           _call("option_id", _name(value))))),
+            ast.If(ast.Compare(key, [ast.In()], [seen]), [ast.Continue()], []),
+            ast.Assign([ast.Subscript(seen, key, ast.Store())], _const(True)),
+            # each binding tried is a step of the listing's budget
+            ast.AugAssign(_store(steps), ast.Add(), _const(1)),
+            ast.If(ast.Compare(steps, [ast.Gt()], [_attr(_name(CTX), "budget")]),
+                   [ast.Expr(_call("over_budget", _name(CTX), _const(where)))], []),
+            *passes,
+        ], [])
+        body: list[ast.stmt] = [
+            ast.Assign([ast.Name(ENV, ast.Store())], _attr(_name(CTX), "env")),
+            ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
+            ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
+            ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], [])),
+            loop,
+            ast.Return(out),
+        ]
+        if self._calls_directly(body):
+            body = self._restoring_depth(body)
+        return self.function(body, (CTX, "options", "table", "room", "make"), False)  # type: ignore[no-any-return]
+
     def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())
         if resumable:

@@ -69,6 +69,12 @@ class Compiler(EnsureCompiler):
         when this backend makes none (the reference closures: a choice answered runs its job again)."""
         return None
 
+    def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
+               names: dict[str, str], where: str) -> Fn | None:
+        """A function listing a one-parameter action's bindings that pass its checks in one loop; None when
+        this backend makes none (the reference closures: the engine binds and checks each option itself)."""
+        return None
+
     def block(self, text: str, origin: Origin, names: dict[str, str] | None = None, what: str = "effect") -> Fn:
         """Compile a block of statements written inline in TOML."""
         self.origin = origin

@@ -18,7 +18,7 @@ from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
 from .expressions import joined, number_value
-from .values import as_list, checked_int, label_of
+from .values import as_list, checked_int, label_of, option_id
 
 # The closure backend's own checks, under the names the generated code calls.
 need_int = number_value
@@ -559,5 +559,5 @@ NAMES: dict[str, Any] = {
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
-    "set_field": set_field, "change_field": change_field,
+    "set_field": set_field, "change_field": change_field, "option_id": option_id,
 }

@@ -241,7 +241,18 @@ def _offer(game: Game, data: dict[str, Any], player: int,
             continue
         if action.params:
             found: list[Action] = []
-            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            lister = action.lister
+            if lister is not None:  # one parameter, listed by its generated loop as `_bind_last` would
+                ctx.env = {}
+                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]),
+                                _actions_of(game, action, player), MAX_LEGAL_ACTIONS - count,
+                                lambda value: _make_action(game, action, [value], player))  # noqa: B023
+                if listed is None:
+                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, "
+                                       f"in {action.where}")
+                found = listed
+            else:
+                _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
             if found:
                 count += len(found)
                 yield found

@@ -175,3 +175,91 @@ def test_repeated_item_options_are_offered_once_in_first_seen_order(tmp_path: Pa
     listed = _listing(compiled)
     assert listed == _listing(closures)
     assert [row[0] for row in listed] == ["score", "take:ruby", "take:opal", "take:jade"]
+
+
+# One parameter and no cost: generated code lists such an action's bindings in one loop of its own
+# (`Compiler.lister`), with its `require`s written in the loop; the reference backend binds them one by one.
+ONE_PARAMETER = """
+[actions.pick]
+stage = "main"
+label = "Pick {n}"
+params = { n = "[4, 2, 4, 0, 3, 2]" }
+require = [{ check = "n != 3", message = "not three" },
+           { check = "double(n) > 2 or [m for m in [n] if m == 0] != []", message = "too small" }]
+effect = "end turn"
+
+[actions.free]
+stage = "main"
+params = { who = "players" }
+effect = "end turn"
+
+[actions.priced]
+stage = "main"
+params = { n = "[1, 0]" }
+cost = { points = "n" }
+effect = "end turn"
+"""
+
+
+def test_one_parameter_without_cost_is_listed_by_its_own_loop_as_the_reference_lists_it(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, ONE_PARAMETER) for backend in BACKENDS)
+    assert compiled.actions["pick"].lister is not None and compiled.actions["free"].lister is not None
+    assert compiled.actions["priced"].lister is None  # a cost: bound and checked by the engine
+    assert all(action.lister is None for action in closures.actions.values())
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    # 4 and 0 once each (repeats skipped), 2 is too small (double(2) is 4 > 2: kept), 3 refused.
+    assert [row[0] for row in listed] == ["score", "pick:4", "pick:2", "pick:0", "free:0", "free:1", "priced:0"]
+    assert listed[1][1] == "Pick 4"
+    state = compiled.new_game(players=2, seed=3)
+    assert [a.id for a in state.apply("pick:0").legal_actions()][:4] == ["score", "pick:4", "pick:2", "pick:0"]
+
+
+def _same_error(tmp_path: Path, extra: str, error: type[Exception], match: str) -> tuple[str, str, int]:
+    messages = []
+    for backend in BACKENDS:
+        state = _game(tmp_path, backend, extra).new_game(players=2, seed=1)
+        with pytest.raises(error, match=match) as caught:
+            state.legal_actions()
+        messages.append((str(caught.value), caught.value.file, caught.value.line))  # type: ignore[attr-defined]
+    assert messages[0] == messages[1]
+    return messages[0]
+
+
+def test_too_many_bindings_of_one_parameter_is_the_same_error(tmp_path: Path) -> None:
+    # `score` is listed first: with it, every one of the longest list of options is one too many.
+    extra = '[actions.line]\nstage = "main"\nparams = { x = "range(10000)" }\neffect = "end turn"\n'
+    message = _same_error(tmp_path, extra, ProgramError, f"more than {MAX_LEGAL_ACTIONS} legal actions")
+    assert "action line" in message[0]
+
+
+def test_the_step_budget_stops_a_one_parameter_listing_at_the_same_place(tmp_path: Path) -> None:
+    extra = ('[actions.slow]\nstage = "main"\nparams = { x = "range(2000)" }\n'
+             'require = [{ check = "sum([1 for i in range(300)]) < 0", message = "never" }]\neffect = "end turn"\n')
+    _same_error(tmp_path, extra, BudgetExceeded, "step budget")
+
+
+def test_an_error_in_a_require_of_one_parameter_is_the_same_error(tmp_path: Path) -> None:
+    extra = ('[actions.reach]\nstage = "main"\nparams = { n = "[0, 1, 5]" }\n'
+             'require = [{ check = "[1, 2][n] > 0", message = "never" }]\neffect = "end turn"\n')
+    message = _same_error(tmp_path, extra, ProgramError, "index 5")
+    assert "action reach require" in message[0] and message[2] > 0
+
+
+def test_a_generated_listing_charges_a_step_per_distinct_option_and_stops_at_room(tmp_path: Path) -> None:
+    from ruleskit.runtime.context import Ctx
+
+    game = _game(tmp_path, "compiled", ONE_PARAMETER)
+    state = game.new_game(players=2, seed=3)
+    lister = game.actions["free"].lister
+    made: list[int] = []
+
+    def make(value: int) -> int:
+        made.append(value)
+        return value
+
+    ctx = Ctx(game.program, state.raw, 0)
+    assert lister(ctx, [1, 0, 1, 0, 1], {}, 5, make) == [1, 0]
+    assert ctx.steps == 2 and made == [1, 0]
+    assert lister(ctx, [0, 1], {0: "known"}, 5, make) == ["known", 1]  # a value in the table is not made again
+    assert lister(ctx, [0, 1, 2], {}, 2, make) is None  # a third would be one too many
