@@ -64,8 +64,8 @@ class CompiledAction:
     # The effect as a generator that stops at a choice and goes on from there once answered (generated
     # code only, for an effect that may stop); None: an answer runs the job again from its start.
     resumable: Any = None
-    # For a one-parameter action with no cost, generated code only: its bindings that pass every `require`,
-    # listed in one loop (see `Compiler.lister`); None: the engine binds and checks each option itself.
+    # For an action with parameters and no cost, generated code only: its last parameter's bindings that pass
+    # every `require`, listed in one loop (see `Compiler.lister`); None: the engine binds and checks each.
     lister: Any = None
 
 
@@ -590,10 +590,10 @@ class GameBuilder:
             costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names,
                                           "a number")))
         where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
-        # One parameter and no cost: its bindings can be listed by one generated loop (engine._offer).
-        lister = self.compiler.lister(name, params[0].name, [(r.check, self._origin(d.source, ("require",)))
-                                                             for r in d.require], names, where) \
-            if len(params) == 1 and not costs else None
+        # No cost: the last parameter's bindings can be listed by one generated loop (engine._offer, _bind).
+        lister = self.compiler.lister(name, params[-1].name, [(r.check, self._origin(d.source, ("require",)))
+                                                              for r in d.require], names, where) \
+            if params and not costs else None
         effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
         resumable = self.compiler.resumable_block(d.effect, self._origin(d.source, ("effect",)), names,
                                                   f"action {name}")

@@ -658,14 +658,16 @@ class GeneratingCompiler(Compiler):
 
     def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
                names: dict[str, str], where: str) -> Fn | None:
-        """The bindings of a one-parameter action that pass its `require`s, listed by one function.
+        """The bindings of an action's last parameter that pass its `require`s, listed by one function.
 
-        `lister(ctx, options, table, room, make)` walks `options` as the engine's own listing does (an
-        option seen before is skipped, each one tried is a step charged to `where`), with the parameter
-        in a Python local and each check's expression written in the loop, so a binding costs no call.
-        It returns the Actions in order: found in `table` by a str or int value, else made by
-        `make(value)`; None as soon as more than `room` pass (too many legal actions). Only when every
-        check keeps its locals in Python (no closure of the reference backend) is one made.
+        `lister(ctx, options, table, room, make, prefix)` walks `options` as the engine's own listing does
+        (an option seen before is skipped, each one tried is a step charged to `where`), with the parameter
+        in a Python local and each check's expression written in the loop, so a binding costs no call; the
+        parameters before it (`names` holds them all) are read from ctx.env, where the engine binds them.
+        It returns the Actions in order: found in `table` by a str or int value (keyed by the value alone
+        when `prefix` is None, else by the tuple of `prefix`'s values and it), else made by `make(value)`;
+        None as soon as more than `room` pass (too many legal actions). Only when every check keeps its
+        locals in Python (no closure of the reference backend) is one made.
         """
         if self.discard_code:
             return None
@@ -682,7 +684,8 @@ class GeneratingCompiler(Compiler):
                     made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
             return made
 
-        made, local = self.generate(tests, set())  # nothing from ctx.env: the parameter is a Python local
+        # The earlier parameters from ctx.env, the last one a Python local.
+        made, local = self.generate(tests, set(names) - {param})
         self._note_calls(owner)
         if not local:
             return None
@@ -694,7 +697,10 @@ class GeneratingCompiler(Compiler):
         take = [
             ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]), [ast.Return(_const(None))], []),
             ast.Assign([ast.Name("found", ast.Store())],
-                       ast.IfExp(scalar, _call(_attr(_name("table"), "get"), _name(value)), _const(None))),
+                       ast.IfExp(scalar, _call(_attr(_name("table"), "get"), ast.IfExp(
+                           ast.Compare(_name("prefix"), [ast.Is()], [_const(None)]), _name(value),
+                           ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load()))),
+                                 _const(None))),
             ast.If(ast.Compare(found, [ast.Is()], [_const(None)]),
                    [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
             ast.Expr(_call(_attr(out, "append"), found)),
@@ -726,7 +732,7 @@ class GeneratingCompiler(Compiler):
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
-        return self.function(body, (CTX, "options", "table", "room", "make"), False)  # type: ignore[no-any-return]
+        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
 
     def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())

@@ -71,8 +71,9 @@ class Compiler(EnsureCompiler):
 
     def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
                names: dict[str, str], where: str) -> Fn | None:
-        """A function listing a one-parameter action's bindings that pass its checks in one loop; None when
-        this backend makes none (the reference closures: the engine binds and checks each option itself)."""
+        """A function listing the bindings of an action's last parameter that pass its checks in one loop;
+        None when this backend makes none (the reference closures: the engine binds and checks each option
+        itself)."""
         return None
 
     def block(self, text: str, origin: Origin, names: dict[str, str] | None = None, what: str = "effect") -> Fn:

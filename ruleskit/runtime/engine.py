@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import ProgramError, RuleViolation
 from . import rng
@@ -242,14 +242,13 @@ def _offer(game: Game, data: dict[str, Any], player: int,
         if action.params:
             found: list[Action] = []
             lister = action.lister
-            if lister is not None:  # one parameter, listed by its generated loop as `_bind_last` would
+            if lister is not None and len(action.params) == 1:  # its generated loop, as `_bind_last` would
                 ctx.env = {}
                 listed = lister(ctx, _param_options(game, ctx, action, action.params[0]),
                                 _actions_of(game, action, player), MAX_LEGAL_ACTIONS - count,
-                                lambda value: _make_action(game, action, [value], player))  # noqa: B023
+                                lambda value: _make_action(game, action, [value], player), None)  # noqa: B023
                 if listed is None:
-                    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, "
-                                       f"in {action.where}")
+                    _too_many(action)
                 found = listed
             else:
                 _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
@@ -308,7 +307,19 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     ctx.env = env
     options = _param_options(game, ctx, action, params[index])
     if index + 1 == len(params):
-        _bind_last(game, ctx, action, player, values, options, env, out, room)
+        lister = action.lister
+        if lister is None:
+            _bind_last(game, ctx, action, player, values, options, env, out, room)
+            return
+        # The generated loop of the last parameter, the earlier ones in ctx.env: Actions are filed by the tuple
+        # of values when they are plain (as `_make_action` files them); otherwise each is made afresh.
+        plain = _plain_values(values)
+        listed = lister(ctx, options, _actions_of(game, action, player) if plain else {}, room - len(out),
+                        lambda value: _make_action(game, action, [*values, value], player),
+                        values if plain else None)
+        if listed is None:
+            _too_many(action)
+        out.extend(listed)
         return
     seen: set[str] = set()
     for value in options:
@@ -355,7 +366,7 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
         ctx.env = env
         if always or (only(ctx) if only is not None else _allowed(ctx, action)):
             if len(out) >= room:
-                raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
+                _too_many(action)
             if plain and (kind is str or kind is int):
                 # The key `_make_action` files it under, found without building the list of values.
                 found = table.get((*values, value) if values else value)
@@ -364,6 +375,10 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
                 out.append(found)
             else:
                 out.append(_make_action(game, action, [*values, value], player))
+
+
+def _too_many(action: CompiledAction) -> NoReturn:
+    raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
 
 
 # ---------------------------------------------------------------- one action by id

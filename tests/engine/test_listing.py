@@ -177,7 +177,7 @@ def test_repeated_item_options_are_offered_once_in_first_seen_order(tmp_path: Pa
     assert [row[0] for row in listed] == ["score", "take:ruby", "take:opal", "take:jade"]
 
 
-# One parameter and no cost: generated code lists such an action's bindings in one loop of its own
+# No cost: generated code lists such an action's last parameter's bindings in one loop of its own
 # (`Compiler.lister`), with its `require`s written in the loop; the reference backend binds them one by one.
 ONE_PARAMETER = """
 [actions.pick]
@@ -198,10 +198,22 @@ stage = "main"
 params = { n = "[1, 0]" }
 cost = { points = "n" }
 effect = "end turn"
+
+[actions.two]
+stage = "main"
+params = { a = "[[1], [0], [1]]", b = "[count(a), 2, count(a), 0]" }
+require = [{ check = "b != count(a) or a == [1]", message = "not that" }]
+effect = "end turn"
+
+[actions.three]
+stage = "main"
+params = { a = "[1, 0]", b = "[a, 1 - a]", c = "[a + b, 9, a]" }
+require = [{ check = "c != 9 or a == 0", message = "not nine" }]
+effect = "end turn"
 """
 
 
-def test_one_parameter_without_cost_is_listed_by_its_own_loop_as_the_reference_lists_it(tmp_path: Path) -> None:
+def test_an_action_without_cost_is_listed_by_its_own_loop_as_the_reference_lists_it(tmp_path: Path) -> None:
     compiled, closures = (_game(tmp_path, backend, ONE_PARAMETER) for backend in BACKENDS)
     assert compiled.actions["pick"].lister is not None and compiled.actions["free"].lister is not None
     assert compiled.actions["priced"].lister is None  # a cost: bound and checked by the engine
@@ -209,10 +221,17 @@ def test_one_parameter_without_cost_is_listed_by_its_own_loop_as_the_reference_l
     listed = _listing(compiled)
     assert listed == _listing(closures)
     # 4 and 0 once each (repeats skipped), 2 is too small (double(2) is 4 > 2: kept), 3 refused.
-    assert [row[0] for row in listed] == ["score", "pick:4", "pick:2", "pick:0", "free:0", "free:1", "priced:0"]
+    assert [row[0] for row in listed][:7] == ["score", "pick:4", "pick:2", "pick:0", "free:0", "free:1", "priced:0"]
     assert listed[1][1] == "Pick 4"
+    # Lists as the first parameter's values (not plain: made afresh each time), and three parameters.
+    assert [row[0] for row in listed][7:] == [
+        "two:1,1", "two:1,2", "two:1,0", "two:0,2", "two:0,0",
+        "three:1,1,2", "three:1,1,1", "three:1,0,1", "three:0,0,0", "three:0,0,9", "three:0,1,1", "three:0,1,9",
+        "three:0,1,0"]
+    assert compiled.actions["two"].lister is not None and compiled.actions["three"].lister is not None
     state = compiled.new_game(players=2, seed=3)
-    assert [a.id for a in state.apply("pick:0").legal_actions()][:4] == ["score", "pick:4", "pick:2", "pick:0"]
+    again = [(a.id, a.label, a.player, a.payload) for a in state.apply("pick:0").legal_actions()]
+    assert [row[0] for row in again] == [row[0] for row in listed]  # the same, from the tables of Actions
 
 
 def _same_error(tmp_path: Path, extra: str, error: type[Exception], match: str) -> tuple[str, str, int]:
@@ -259,7 +278,8 @@ def test_a_generated_listing_charges_a_step_per_distinct_option_and_stops_at_roo
         return value
 
     ctx = Ctx(game.program, state.raw, 0)
-    assert lister(ctx, [1, 0, 1, 0, 1], {}, 5, make) == [1, 0]
+    assert lister(ctx, [1, 0, 1, 0, 1], {}, 5, make, None) == [1, 0]
     assert ctx.steps == 2 and made == [1, 0]
-    assert lister(ctx, [0, 1], {0: "known"}, 5, make) == ["known", 1]  # a value in the table is not made again
-    assert lister(ctx, [0, 1, 2], {}, 2, make) is None  # a third would be one too many
+    assert lister(ctx, [0, 1], {0: "known"}, 5, make, None) == ["known", 1]  # one in the table is not made again
+    assert lister(ctx, [0, 1], {(7, 0): "known"}, 5, make, [7]) == ["known", 1]  # after an earlier parameter
+    assert lister(ctx, [0, 1, 2], {}, 2, make, None) is None  # a third would be one too many
