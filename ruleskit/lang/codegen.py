@@ -705,9 +705,10 @@ class GeneratingCompiler(Compiler):
                    [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
             ast.Expr(_call(_attr(out, "append"), found)),
         ]
-        passes: list[ast.stmt] = take
-        for test in reversed(made):
-            passes = [ast.If(test, passes, [])]
+        # One `if` over all the checks, in order and each until one fails (nested `if`s, one per check,
+        # would nest as deep as a pack has checks).
+        passes: list[ast.stmt] = take if not made else [
+            ast.If(made[0] if len(made) == 1 else ast.BoolOp(ast.And(), made), take, [])]
         loop = ast.For(ast.Name(value, ast.Store()), _name("options"), [
             ast.Assign([ast.Name("kind", ast.Store())], _call("type", _name(value))),
             ast.Assign([ast.Name("key", ast.Store())],
@@ -732,7 +733,10 @@ class GeneratingCompiler(Compiler):
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
-        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
+        try:
+            return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
+        except RecursionError:  # a check nested nearly as deep as Python compiles, one loop deeper: none is made
+            return None
 
     def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())

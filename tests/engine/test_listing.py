@@ -283,3 +283,15 @@ def test_a_generated_listing_charges_a_step_per_distinct_option_and_stops_at_roo
     assert lister(ctx, [0, 1], {0: "known"}, 5, make, None) == ["known", 1]  # one in the table is not made again
     assert lister(ctx, [0, 1], {(7, 0): "known"}, 5, make, [7]) == ["known", 1]  # after an earlier parameter
     assert lister(ctx, [0, 1, 2], {}, 2, make, None) is None  # a third would be one too many
+
+
+def test_an_action_with_a_great_many_requires_loads_and_lists_as_the_reference(tmp_path: Path) -> None:
+    # Its lister tests them all in one `if`: one nested `if` per check would be too deep for Python to compile.
+    checks = ",\n".join(f'{{ check = "n != {i + 10}", message = "not {i + 10}" }}' for i in range(1500))
+    extra = f'[actions.many]\nstage = "main"\nparams = {{ n = "[1, 12, 2]" }}\nrequire = [\n{checks}\n]\n' \
+            'effect = "end turn"\n'
+    compiled, closures = (_game(tmp_path, backend, extra) for backend in BACKENDS)
+    assert compiled.actions["many"].lister is not None
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [row[0] for row in listed] == ["score", "many:1", "many:2"]
