@@ -591,8 +591,9 @@ class GameBuilder:
                                           "a number")))
         where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         # No cost: the last parameter's bindings can be listed by one generated loop (engine._offer, _bind).
-        lister = self.compiler.lister(name, params[-1].name, [(r.check, self._origin(d.source, ("require",)))
-                                                              for r in d.require], names, where) \
+        last = params[-1].name if params else ""
+        lister = self.compiler.lister(name, last, [(r.check, self._origin(d.source, ("require",))) for r in d.require],
+                                      names, where, (d.params[last], self._origin(d.source, ("params", last)))) \
             if params and not costs else None
         effect = self._block(d.effect, d.source, ("effect",), f"action {name}", names)
         resumable = self.compiler.resumable_block(d.effect, self._origin(d.source, ("effect",)), names,

@@ -657,7 +657,7 @@ class GeneratingCompiler(Compiler):
             self._resumable = False
 
     def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
-               names: dict[str, str], where: str) -> Fn | None:
+               names: dict[str, str], where: str, options: tuple[Any, Origin] | None = None) -> Fn | None:
         """The bindings of an action's last parameter that pass its `require`s, listed by one function.
 
         `lister(ctx, options, table, room, make, prefix)` walks `options` as the engine's own listing does
@@ -668,20 +668,31 @@ class GeneratingCompiler(Compiler):
         when `prefix` is None, else by the tuple of `prefix`'s values and it), else made by `make(value)`;
         None as soon as more than `room` pass (too many legal actions). Only when every check keeps its
         locals in Python (no closure of the reference backend) is one made.
+
+        `options` is the parameter's own expression: when it is a kind's items (`column`), fixed when the
+        code is made and each named once, the loop has no repeat to skip, and the checks read a zone of the
+        parameter straight from the zone's table of keys, as for a comprehension's variable over them.
         """
         if self.discard_code:
             return None
         owner = f"action {action} require"
         value = f"L_{param}"
+        distinct = self._distinct_items(action, param, options, names)
 
         def tests() -> list[ast.expr]:
+            saved = self._item_locals
+            if distinct:
+                self._item_locals = {**saved, value: frozenset(distinct)}
             made: list[ast.expr] = []
-            for text, origin in checks:
-                self.origin, self.current = origin, owner
-                if isinstance(text, bool | int):
-                    made.append(_const(text))
-                else:
-                    made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
+            try:
+                for text, origin in checks:
+                    self.origin, self.current = origin, owner
+                    if isinstance(text, bool | int):
+                        made.append(_const(text))
+                    else:
+                        made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
+            finally:
+                self._item_locals = saved
             return made
 
         # The earlier parameters from ctx.env, the last one a Python local.
@@ -694,13 +705,12 @@ class GeneratingCompiler(Compiler):
         steps = _attr(_name(CTX), "steps")
         scalar = ast.BoolOp(ast.Or(), [ast.Compare(kind, [ast.Is()], [_name("str")]),
                                        ast.Compare(kind, [ast.Is()], [_name("int")])])
+        keyed = _call(_attr(_name("table"), "get"), ast.IfExp(
+            ast.Compare(_name("prefix"), [ast.Is()], [_const(None)]), _name(value),
+            ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load())))
         take = [
             ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]), [ast.Return(_const(None))], []),
-            ast.Assign([ast.Name("found", ast.Store())],
-                       ast.IfExp(scalar, _call(_attr(_name("table"), "get"), ast.IfExp(
-                           ast.Compare(_name("prefix"), [ast.Is()], [_const(None)]), _name(value),
-                           ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load()))),
-                                 _const(None))),
+            ast.Assign([ast.Name("found", ast.Store())], keyed if distinct else ast.IfExp(scalar, keyed, _const(None))),
             ast.If(ast.Compare(found, [ast.Is()], [_const(None)]),
                    [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
             ast.Expr(_call(_attr(out, "append"), found)),
@@ -709,7 +719,7 @@ class GeneratingCompiler(Compiler):
         # would nest as deep as a pack has checks).
         passes: list[ast.stmt] = take if not made else [
             ast.If(made[0] if len(made) == 1 else ast.BoolOp(ast.And(), made), take, [])]
-        loop = ast.For(ast.Name(value, ast.Store()), _name("options"), [
+        repeats: list[ast.stmt] = [] if distinct else [
             ast.Assign([ast.Name("kind", ast.Store())], _call("type", _name(value))),
             ast.Assign([ast.Name("key", ast.Store())],
                        ast.IfExp(ast.Compare(kind, [ast.Is()], [_name("str")]), _name(value),
@@ -717,6 +727,9 @@ class GeneratingCompiler(Compiler):
                                            _call("option_id", _name(value))))),
             ast.If(ast.Compare(key, [ast.In()], [seen]), [ast.Continue()], []),
             ast.Assign([ast.Subscript(seen, key, ast.Store())], _const(True)),
+        ]
+        loop = ast.For(ast.Name(value, ast.Store()), _name("options"), [
+            *repeats,
             # each binding tried is a step of the listing's budget
             ast.AugAssign(_store(steps), ast.Add(), _const(1)),
             ast.If(ast.Compare(steps, [ast.Gt()], [_attr(_name(CTX), "budget")]),
@@ -727,7 +740,7 @@ class GeneratingCompiler(Compiler):
             ast.Assign([ast.Name(ENV, ast.Store())], _attr(_name(CTX), "env")),
             ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
             ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
-            ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], [])),
+            *([] if distinct else [ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], []))]),
             loop,
             ast.Return(out),
         ]
@@ -737,6 +750,23 @@ class GeneratingCompiler(Compiler):
             return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
         except RecursionError:  # a check nested nearly as deep as Python compiles, one loop deeper: none is made
             return None
+
+    def _distinct_items(self, action: str, param: str, options: tuple[Any, Origin] | None,
+                        names: dict[str, str]) -> list[str]:
+        """The items a parameter's options always are, each once (a kind's items), or [] if not known."""
+        if options is None or not isinstance(options[0], str):
+            return []
+        text, origin = options
+        self.origin, self.current = origin, f"action {action} parameter {param}"
+        earlier = {name: kind for name, kind in names.items() if name != param}
+        source, _ = self.gen_expr(parse(text, "expr", origin), Scope(earlier))
+        self._note_calls(self.current)  # the calls the parameter's own code notes
+        listed = self._listed(source)
+        known = self.namespace.get(listed.id) if isinstance(listed, ast.Name) else None
+        if isinstance(known, list) and known and all(type(i) is str for i in known) \
+                and len(set(known)) == len(known):
+            return list(known)
+        return []
 
     def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())

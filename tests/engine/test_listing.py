@@ -295,3 +295,53 @@ def test_an_action_with_a_great_many_requires_loads_and_lists_as_the_reference(t
     listed = _listing(compiled)
     assert listed == _listing(closures)
     assert [row[0] for row in listed] == ["score", "many:1", "many:2"]
+
+
+# A parameter over a kind's items: each item once, so its generated loop skips no repeats, and a zone of the
+# parameter is read straight from the zone's table of keys. A list written out may repeat: that one still skips.
+KIND_ITEMS = """
+[kinds.gem]
+items.ruby = {}
+items.opal = {}
+items.jade = {}
+
+[zones.shelf]
+type = "stack"
+of = "gem"
+owner = "gem"
+capacity = 1
+
+[zones.table]
+type = "pool"
+of = "gem"
+start = { ruby = 1, opal = 1, jade = 1 }
+
+[actions.shelve]
+stage = "main"
+label = "Shelve {g}"
+params = { g = "gem" }
+require = [{ check = "free(g.shelf) > 0 and g != opal", message = "full" }]
+effect = "move 1 of g from table to g.shelf\\nend turn"
+
+[actions.again]
+stage = "main"
+params = { h = "[jade, ruby, jade]" }
+effect = "end turn"
+"""
+
+
+def test_a_parameter_over_a_kind_is_listed_without_a_repeat_test_as_the_reference_lists_it(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, KIND_ITEMS) for backend in BACKENDS)
+    code = compiled.code
+    shelve = code[code.index("def action_shelve_lister"):code.index("def action_shelve_", code.index(
+        "def action_shelve_lister") + 10)]
+    assert "seen" not in shelve and "owned_free" not in shelve  # no repeat test; the zone read in place
+    again = code[code.index("def action_again_lister"):]
+    assert "seen" in again[:again.index("return out")]
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [row[0] for row in listed] == ["score", "shelve:ruby", "shelve:jade", "again:jade", "again:ruby"]
+    state = compiled.new_game(players=2, seed=3).apply("shelve:ruby")
+    assert [a.id for a in state.legal_actions()] == ["score", "shelve:jade", "again:jade", "again:ruby"]
+    assert [a.id for a in closures.new_game(players=2, seed=3).apply("shelve:ruby").legal_actions()] == \
+        [a.id for a in state.legal_actions()]
