@@ -104,3 +104,21 @@ def test_listing_reuse_bounds_what_names_can_prove_unchanged(tmp_path: Path) -> 
         assert 0 <= row["reusable_by_names_share"] <= row["same_result_share"] <= 1
     # A drop writes the one zone every column's `require` names: nothing is provably the same.
     assert rows[0]["reusable_by_names_share"] == 0 and rows[0]["same_result_share"] > 0.5
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
+def test_baseline_instructions_counts_both_sides_on_the_same_games(tmp_path: Path) -> None:
+    out = tmp_path / "counts.json"
+    done = run("baseline_instructions.py", "--games", "connect_four:2", "--json", str(out), timeout=600)
+    assert done.returncode == 0, done.stderr
+    [row] = json.loads(out.read_text())["games"]
+    assert row["same_games"] and row["pack"]["decisions"] == row["baseline"]["decisions"] > 0
+    # The pack does the baseline's work and more: its ratio is above 1 whatever the machine.
+    assert row["pack"]["per_decision"] > row["baseline"]["per_decision"] > 0
+    assert row["ratio"] == round(row["pack"]["per_decision"] / row["baseline"]["per_decision"], 2)
+
+
+def test_baseline_instructions_refuses_an_unknown_game() -> None:
+    done = run("baseline_instructions.py", "--games", "chess:3", timeout=120)
+    assert done.returncode != 0
+    assert "GAME:COUNT" in (done.stderr + done.stdout)
