@@ -8,9 +8,7 @@ and the static rejection of recursion.
 
 from __future__ import annotations
 
-from typing import Any
-
-from lark import Token
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
@@ -21,6 +19,9 @@ from .ensure import EnsureCompiler
 from .expressions import SPECIALS
 from .parser import Origin, parse
 from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, written_type
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    pass
 
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
@@ -133,6 +134,8 @@ class Compiler(EnsureCompiler):
         type is known where it is compiled (names are read from the syntax tree; a cycle, reported later as
         recursion, keeps the written order)."""
         order: list[Definition] = []
+        from lark import Token
+
         seen: set[str] = set()
 
         def visit(name: str) -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import comb
-from typing import Any
-
-from lark import Tree
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, did_you_mean
 from ..runtime import rng
@@ -22,6 +20,9 @@ from .scope import ANY, Fn, Scope, element_type
 from .statements import StatementCompiler
 from .support import take_answer
 from .values import as_list, label_of, option_id
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    from lark import Tree
 
 MAX_SUBSET = 12
 MAX_ORDER = 6

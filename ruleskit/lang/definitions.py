@@ -6,10 +6,14 @@ removes); the compiler turns them into callables.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
-from lark import Tree
 
 from .parser import Origin, parse, position
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    from lark import Tree
 
 ANY = "any"
 

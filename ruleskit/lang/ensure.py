@@ -11,9 +11,7 @@ text, the values of both sides of a comparison, and the locals it saw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from lark import Token, Tree
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, ProgramError
 from ..runtime.checks import Check
@@ -22,6 +20,9 @@ from .decisions import DecisionCompiler
 from .expressions import unquote
 from .parser import Origin, parse, position
 from .scope import ANY, Fn, Scope
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    from lark import Token, Tree
 
 # The kinds of definition that keep a snapshot of the data as they begin, for old(...).
 _OLD_FRAMES = ("action", "proc", "hook")
@@ -133,6 +134,8 @@ class EnsureCompiler(DecisionCompiler):
 
 def _conjuncts(node: Tree) -> list[Tree]:
     """The parts of `a and b and c`."""
+    from lark import Tree
+
     if isinstance(node, Tree) and node.data == "and_op":
         return _conjuncts(node.children[0]) + _conjuncts(node.children[1])
     return [node]
@@ -146,6 +149,8 @@ _COMPOUND = {"binop", "compare", "or_op", "and_op", "in_op", "not_in_op", "not_o
 
 def unparse(node: Tree | Token | None) -> str:
     """Rule-language text for a parsed expression (compound operands in parentheses)."""
+    from lark import Token, Tree
+
     if node is None:
         return ""
     if isinstance(node, Token):

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
-
-from lark import Token, Tree
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, ProgramError, did_you_mean
 from ..model import Model, ZoneRef
@@ -23,6 +21,9 @@ from .definitions import Definition
 from .parser import Origin, position
 from .scope import ANY, Fn, Program, Scope, element_type, type_of
 from .values import as_list, checked_int, label_of
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    from lark import Token, Tree
 
 BUILTIN_EVENTS = {"game_start": 0, "turn_start": 1, "turn_end": 1, "round_end": 0}
 MAX_LIST = 100_000
@@ -84,6 +85,8 @@ class ExpressionCompiler:
     # ------------------------------------------------------------- expressions
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        from lark import Token
+
         if isinstance(node, Token):  # pragma: no cover - grammar wraps tokens
             raise self.error(node, f"unexpected {node!r}")
         method = getattr(self, f"e_{node.data}", None)

@@ -7,15 +7,16 @@ the offending line and a caret under the error.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import attrs
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..cache import default_cache
 from ..errors import LanguageError
 from ..resources import grammar_path
-from .parsecache import active_memo, build_parser
+
+if TYPE_CHECKING:  # lark is imported when something is parsed: a pack loaded from the cache parses nothing
+    from lark import Lark, Token, Tree
 
 MAX_SOURCE_CHARS = 200_000
 MAX_NESTING = 60
@@ -24,6 +25,8 @@ MAX_TREE_DEPTH = 200
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    from .parsecache import build_parser
+
     return build_parser(grammar_text(), default_cache(), parser="lalr", start=["module", "block", "expr"],
                         propagate_positions=True)
 
@@ -83,6 +86,10 @@ def _check_nesting(text: str, origin: Origin) -> None:
 
 def parse(text: str, start: str, origin: Origin) -> Tree:
     """Parse `text` as a `module`, a `block` of statements, or an `expr`."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+    from .parsecache import active_memo
+
     if len(text) > MAX_SOURCE_CHARS:
         raise LanguageError(f"source longer than {MAX_SOURCE_CHARS} characters", file=origin.file, line=origin.line)
     _check_nesting(text, origin)
@@ -123,6 +130,8 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
 
 def _check_depth(tree: Tree, origin: Origin, shift: int) -> None:
     """Refuse trees so deep (a chain of thousands of `+`) that compiling or running them would overflow the stack."""
+    from lark import Tree
+
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -142,6 +151,8 @@ def text_at(text: str, pos: int | None) -> str:
 
 def position(node: Tree | Token) -> tuple[int | None, int | None]:
     """Line and column of a node inside its own source text."""
+    from lark import Token, Tree
+
     if isinstance(node, Token):
         return node.line, node.column
     meta = node.meta

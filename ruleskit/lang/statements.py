@@ -9,9 +9,7 @@ discards the excess, a floor that forbids) and zone moves through
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from lark import Token, Tree
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, ProgramError, RuleViolation, did_you_mean
 from ..model import RESERVED, ZoneRef, edge_key
@@ -23,6 +21,9 @@ from .expressions import SPECIALS, ExpressionCompiler, number_value, unquote
 from .parser import position
 from .scope import ANY, Fn, Scope, element_type
 from .values import as_list, checked_int, label_of
+
+if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
+    from lark import Token, Tree
 
 _CHANCE = {"roll", "random_pick", "shuffled", "sample"}
 _CHOICES = {"choose_one", "choose_number", "choose_subset", "choose_order", "choose_count"}
@@ -111,6 +112,8 @@ class StatementCompiler(ExpressionCompiler):
         return self._target(list(node.children), scope, self.where(node))
 
     def _target(self, parts: list[Any], scope: Scope, where: str) -> tuple[Callable[[Ctx, Any], None], Fn]:
+        from lark import Token
+
         first = str(parts[0])
         model = self.model
         if len(parts) == 1:
@@ -175,6 +178,8 @@ class StatementCompiler(ExpressionCompiler):
         return base_fn, base_type
 
     def _step(self, base_fn: Fn, base_type: str, part: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        from lark import Token
+
         if isinstance(part, Token):
             reader, result_type = self.field_reader(base_type, str(part), part)
             return (lambda ctx: reader(ctx, base_fn(ctx))), result_type

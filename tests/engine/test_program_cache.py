@@ -232,3 +232,20 @@ def test_a_pack_file_swapped_for_a_pipe_is_a_miss_not_a_hang(cache_dir: Path, tm
     with pytest.raises(RulesError) as uncached:
         ruleskit.load(pack, cache=False)
     assert "not a regular file" in str(warm.value) and str(warm.value) == str(uncached.value)
+
+
+@pytest.mark.parametrize("pack", sorted(STORED))
+def test_a_warm_load_parses_nothing_and_so_imports_no_parser(cache_dir: Path, pack: str) -> None:
+    # The parser library is most of a warm load's time when it is imported; only reading packs needs it.
+    import subprocess
+
+    script = (f"import sys, ruleskit; game = ruleskit.load({pack!r}); state = game.new_game(seed=1)\n"
+              "while not state.is_terminal and len(state.history) < 30: state.apply(state.legal_actions()[0])\n"
+              "print(sorted(m for m in sys.modules if m == 'lark' or m.startswith('lark.')))")
+    env = {**os.environ, "RULESKIT_CACHE_DIR": str(cache_dir)}
+    cold = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.strip() != "[]"  # compiling the pack parsed it
+    warm = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.strip() == "[]"
