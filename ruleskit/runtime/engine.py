@@ -312,11 +312,12 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             _bind_last(game, ctx, action, player, values, options, env, out, room)
             return
         # The generated loop of the last parameter, the earlier ones in ctx.env: Actions are filed by the tuple
-        # of values when they are plain (as `_make_action` files them); otherwise each is made afresh.
+        # of values when they are plain (as `_make_action` files them; by the value alone with no earlier one),
+        # otherwise each is made afresh.
         plain = _plain_values(values)
         listed = lister(ctx, options, _actions_of(game, action, player) if plain else {}, room - len(out),
                         lambda value: _make_action(game, action, [*values, value], player),
-                        values if plain else None)
+                        values if plain and values else None)
         if listed is None:
             _too_many(action)
         out.extend(listed)
