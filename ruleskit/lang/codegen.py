@@ -746,10 +746,7 @@ class GeneratingCompiler(Compiler):
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
-        try:
-            return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
-        except RecursionError:  # a check nested nearly as deep as Python compiles, one loop deeper: none is made
-            return None
+        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
 
     def _distinct_items(self, action: str, param: str, options: tuple[Any, Origin] | None,
                         names: dict[str, str]) -> list[str]:

@@ -8,7 +8,7 @@ and the static rejection of recursion.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import LanguageError, did_you_mean
 from ..model import RESERVED
@@ -19,9 +19,6 @@ from .ensure import EnsureCompiler
 from .expressions import SPECIALS
 from .parser import Origin, parse
 from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, written_type
-
-if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
-    pass
 
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
@@ -133,9 +130,9 @@ class Compiler(EnsureCompiler):
         """The rules in an order where each comes after the rules its body names, so that a call's result
         type is known where it is compiled (names are read from the syntax tree; a cycle, reported later as
         recursion, keeps the written order)."""
-        order: list[Definition] = []
-        from lark import Token
+        from lark import Token  # imported when something is parsed (lang/parser.py)
 
+        order: list[Definition] = []
         seen: set[str] = set()
 
         def visit(name: str) -> None:

@@ -241,17 +241,7 @@ def _offer(game: Game, data: dict[str, Any], player: int,
             continue
         if action.params:
             found: list[Action] = []
-            lister = action.lister
-            if lister is not None and len(action.params) == 1:  # its generated loop, as `_bind_last` would
-                ctx.env = {}
-                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]),
-                                _actions_of(game, action, player), MAX_LEGAL_ACTIONS - count,
-                                lambda value: _make_action(game, action, [value], player), None)  # noqa: B023
-                if listed is None:
-                    _too_many(action)
-                found = listed
-            else:
-                _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
             if found:
                 count += len(found)
                 yield found
@@ -311,9 +301,9 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         if lister is None:
             _bind_last(game, ctx, action, player, values, options, env, out, room)
             return
-        # The generated loop of the last parameter, the earlier ones in ctx.env: Actions are filed by the tuple
-        # of values when they are plain (as `_make_action` files them; by the value alone with no earlier one),
-        # otherwise each is made afresh.
+        # The generated loop of the last parameter, as `_bind_last` binds it, the earlier ones in ctx.env:
+        # Actions are filed by the tuple of values when they are plain (as `_make_action` files them; by the
+        # value alone with no earlier one), otherwise each is made afresh.
         plain = _plain_values(values)
         listed = lister(ctx, options, _actions_of(game, action, player) if plain else {}, room - len(out),
                         lambda value: _make_action(game, action, [*values, value], player),
