@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -65,15 +63,10 @@ def parse_games(text: str, known: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def run(name: str, side: str, count: int, mode: str, cache: Path, out: Path | None) -> int:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0", RULESKIT_CACHE_DIR=str(cache))
-    env.pop("RULESKIT_NO_CACHE", None)
+    from count_instructions import run_counted
+
     command = [sys.executable, "-c", WORKER, str(HERE), name, side, str(count), mode]
-    if out is not None:
-        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
-    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"the worker failed on {name} ({side}):\n{done.stderr[-2000:]}")
-    return int(done.stdout.strip().splitlines()[-1])
+    return run_counted(command, ROOT, cache, out, f"{name} ({side})")
 
 
 def count_side(name: str, side: str, count: int, work: Path) -> dict[str, Any]:

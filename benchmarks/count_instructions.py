@@ -90,14 +90,20 @@ def run_worker(source: Path, cache: Path, pack: str, players: int, games: int, m
 
     Modes: `play` random games; `record` them into `logs` (the ids of the actions taken); `replay` the
     games in `logs` by id; `load` only (and read `logs` if given, as a replay does)."""
+    command = [sys.executable, "-c", WORKER, pack, str(players), str(games), mode, str(logs) if logs else ""]
+    return run_counted(command, source, cache, callgrind_out, f"{pack} ({source})")
+
+
+def run_counted(command: list[str], source: Path, cache: Path, callgrind_out: Path | None, what: str) -> int:
+    """Run a worker that prints a count last, with ruleskit from `source` and its program cache in `cache`
+    (under callgrind if `callgrind_out` is given, with hashing fixed); the count it printed."""
     env = dict(os.environ, PYTHONPATH=str(source), PYTHONHASHSEED="0", RULESKIT_CACHE_DIR=str(cache))
     env.pop("RULESKIT_NO_CACHE", None)
-    command = [sys.executable, "-c", WORKER, pack, str(players), str(games), mode, str(logs) if logs else ""]
     if callgrind_out is not None:
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}", *command]
     done = subprocess.run(command, env=env, cwd=source, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"the worker failed on {pack} ({source}):\n{done.stderr[-2000:]}")
+        raise SystemExit(f"the worker failed on {what}:\n{done.stderr[-2000:]}")
     return int(done.stdout.strip().splitlines()[-1])
 
 
