@@ -590,7 +590,7 @@ class GameBuilder:
             costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names,
                                           "a number")))
         where = f"action {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
-        # No cost: the last parameter's bindings can be listed by one generated loop (engine._bind).
+        # No cost: the last parameter's bindings can be listed by one generated loop (engine._offer, _bind).
         last = params[-1].name if params else ""
         lister = self.compiler.lister(name, last, [(r.check, self._origin(d.source, ("require",))) for r in d.require],
                                       names, where, (d.params[last], self._origin(d.source, ("params", last)))) \

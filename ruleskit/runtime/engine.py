@@ -241,7 +241,19 @@ def _offer(game: Game, data: dict[str, Any], player: int,
             continue
         if action.params:
             found: list[Action] = []
-            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            lister = action.lister
+            if lister is not None and len(action.params) == 1:
+                # The generated loop called here, not through `_bind` as for several parameters: going through
+                # `_bind` cost 1.4% more instructions a decision on Connect Four and 1.7% on Ophir.
+                ctx.env = {}
+                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]),
+                                _actions_of(game, action, player), MAX_LEGAL_ACTIONS - count,
+                                lambda value: _make_action(game, action, [value], player), None)  # noqa: B023
+                if listed is None:
+                    _too_many(action)
+                found = listed
+            else:
+                _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
             if found:
                 count += len(found)
                 yield found
