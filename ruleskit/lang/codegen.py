@@ -656,8 +656,8 @@ class GeneratingCompiler(Compiler):
         finally:
             self._resumable = False
 
-    def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
-               names: dict[str, str], where: str, options: tuple[Any, Origin] | None = None) -> Fn | None:
+    def lister(self, action: str, param: str, checks: list[tuple[str, Origin]], names: dict[str, str], where: str,
+               options: tuple[str, Origin] | None = None) -> Fn | None:
         """The bindings of an action's last parameter that pass its `require`s, listed by one function.
 
         `lister(ctx, options, table, room, make, prefix)` walks `options` as the engine's own listing does
@@ -685,12 +685,9 @@ class GeneratingCompiler(Compiler):
                 self._item_locals = {**saved, value: frozenset(distinct)}
             made: list[ast.expr] = []
             try:
-                for text, origin in checks:
+                for text, origin in checks:  # expressions as text (the pack schema admits nothing else)
                     self.origin, self.current = origin, owner
-                    if isinstance(text, bool | int):
-                        made.append(_const(text))
-                    else:
-                        made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
+                    made.append(self.gen_expr(parse(text, "expr", origin), Scope(names))[0])
             finally:
                 self._item_locals = saved
             return made
@@ -748,10 +745,10 @@ class GeneratingCompiler(Compiler):
             body = self._restoring_depth(body)
         return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
 
-    def _distinct_items(self, action: str, param: str, options: tuple[Any, Origin] | None,
+    def _distinct_items(self, action: str, param: str, options: tuple[str, Origin] | None,
                         names: dict[str, str]) -> list[str]:
         """The items a parameter's options always are, each once (a kind's items), or [] if not known."""
-        if options is None or not isinstance(options[0], str):
+        if options is None:
             return []
         text, origin = options
         self.origin, self.current = origin, f"action {action} parameter {param}"

@@ -67,8 +67,8 @@ class Compiler(EnsureCompiler):
         when this backend makes none (the reference closures: a choice answered runs its job again)."""
         return None
 
-    def lister(self, action: str, param: str, checks: list[tuple[str | int | bool, Origin]],
-               names: dict[str, str], where: str, options: tuple[Any, Origin] | None = None) -> Fn | None:
+    def lister(self, action: str, param: str, checks: list[tuple[str, Origin]], names: dict[str, str], where: str,
+               options: tuple[str, Origin] | None = None) -> Fn | None:
         """A function listing the bindings of an action's last parameter that pass its checks in one loop;
         None when this backend makes none (the reference closures: the engine binds and checks each option
         itself)."""
