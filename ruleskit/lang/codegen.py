@@ -1077,7 +1077,7 @@ class GeneratingCompiler(Compiler):
         """`general` (an `owned_*` helper's call), read inline where the owner is surely in the zone's key
         table: a local over a kind's items, or `items[i]` of a kind's items once `i` is tested in range.
         The helper still runs whenever that is not so, with its errors."""
-        keys_node, _, owner, _ = owned
+        keys_node, zone_name, owner, _ = owned
         keys = self.namespace.get(keys_node.id) if isinstance(keys_node, ast.Name) else None
         if self._in_iterable or not isinstance(keys, dict):  # no `:=` in a comprehension's source
             return general
@@ -1099,7 +1099,11 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         content = f"c_{self._count}"
         placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
-        filled = ast.BinOp(_call("len", placed), ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
+        filled: ast.expr = _call("len", placed)
+        zone = self.model.zones.get(str(zone_name.value)) if isinstance(zone_name, ast.Constant) else None
+        if zone is None or zone.type == "row":
+            # Only a row keeps its empty slots, as none (a saved state is checked to hold none nowhere else).
+            filled = ast.BinOp(filled, ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
         if how == "count":
             fast: ast.expr = filled
         elif how == "free":

@@ -24,6 +24,8 @@ from typing import Any
 
 import attrs
 
+from .folding import fold_constants
+
 INLINED_STEPS = "inlined_steps"
 # The largest inlined body, in AST nodes, that a caller takes in place of a call (its own calls inlined);
 # the most a caller's body may grow to with them; how deep inlined calls may nest in it. Beyond these a
@@ -220,7 +222,7 @@ class Inliner:
             return None
         if not expansion.steps:
             return None
-        return expanded, expansion.steps, expansion.depth
+        return fold_constants(expanded), expansion.steps, expansion.depth
 
 
 def guarded(inlined: ast.expr, original: ast.expr, steps: int, depth: int, context: str, max_depth: int,

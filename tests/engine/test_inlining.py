@@ -70,6 +70,39 @@ def test_results_and_errors_agree_with_the_reference(tmp_path: Path, call: str) 
     assert outcome(root, "compiled") == outcome(root, "closures")
 
 
+# `shift` gets numbers from `far` and `tilted`: the arithmetic on them is known when the code is generated.
+FOLDED_RULES = """\
+rule shift(a, d) = a + 2 * d + (0 - d)
+rule tilted(a, d) = shift(a, 0 - d) * shift(a, d)
+rule far(a) = tilted(a, 3) + shift(a, 1000)
+rule wide(a) = shift(a, 4503599627370496)
+rule huge(a) = shift(a, 4503599627370496 * 1024)
+"""
+
+
+def test_arithmetic_on_numbers_given_to_a_copy_is_worked_out_when_the_code_is_generated(tmp_path: Path) -> None:
+    root = pack_with(tmp_path, "me.points += far(2)\\nend turn", rules=FOLDED_RULES)
+    game = ruleskit.load(root, cache=False)
+    far = game.code.split("def rule_far_")[1].split("\ndef ")[0]
+    inlined = far.split("inlined_steps = 0")[1].split("finally")[0]
+    assert "2 * 3" not in inlined and "0 - 3" not in inlined and "2 * -3" not in inlined  # folded
+    assert "+ 6)" in inlined and "+ -6)" in inlined  # `a + 2 * d` for d = 3 and d = -3
+    state = game.new_game(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    shift = lambda a, d: a + 2 * d - d  # noqa: E731 - the rule, in Python
+    assert state.data["pv"][0]["points"] == shift(2, -3) * shift(2, 3) + shift(2, 1000)
+
+
+@pytest.mark.parametrize("call", ["far(2)", "far(-7)", "wide(3) - wide(2)", "huge(1)", "tilted(4503599627370496 * 1024, 1)"])
+def test_folded_arithmetic_gives_the_reference_results_and_range_errors(tmp_path: Path, call: str) -> None:
+    # `huge` doubles a number past the language's range: the error is raised at run time, where it was.
+    root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules=FOLDED_RULES)
+    results = [outcome(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    if call == "huge(1)":
+        assert "out of range" in str(results[0]) or "too large" in str(results[0]), results[0]
+
+
 @pytest.mark.parametrize("spent", range(13))
 def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> None:
     # Two rounds take 13 steps (4 or 5 inside `top`); `spent` statements before the loop move where in a

@@ -1,0 +1,263 @@
+"""Arithmetic on numbers known when the code is generated, worked out then.
+
+A small rule written into its caller (`inlining.py`) often gets numbers for its parameters: Connect
+Four's `line(c, r, 1, 0, d)` makes `2 * dc` into `2 * 1`, and `0 - dc` into `0 - 1`. Generated code
+checks each sum for the language's range at run time; with both operands known, the result is known too,
+and it is written in place of the check. A copy's parameter bound to a number (`N3_L_dc := -1`) is then
+read as that number, so that what it feeds folds in turn.
+
+Only what gives the same value, the same steps and the same errors is folded: a sum out of range is left
+to raise where it did, and a parameter is replaced only where the copy assigns it once, before its body
+reads it (each copy's names are its own: `inlining.Inlined`).
+
+A copy also often tests again what its caller's test has just settled: Connect Four's `disc_at` tests
+`c >= 0 and c < 7`, and then reads `column[c]`, whose generated code tests `0 <= c < 7` once more to
+know it may read the column's zone straight from its table. Within the branch where the first test
+held, the second is known to hold and is left out (`_Bounds`).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from collections import Counter
+from typing import Any
+
+from .values import MAX_INT
+
+_ARITHMETIC: dict[type[ast.operator], Any] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+_ORDER: dict[type[ast.cmpop], Any] = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+                                      ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+# A parameter of an inlined copy: `N<copy>_` before the pack's `L_name`, once per level of copies.
+_COPY_PARAMETER = re.compile(r"(N\d+_)+L_\w+")
+# Folding and reading parameters as numbers feed each other; a body settles in two or three rounds.
+_MAX_ROUNDS = 8
+
+
+def fold_constants(expr: ast.expr) -> ast.expr:
+    """`expr` (a fresh tree, changed in place) with its arithmetic on known numbers worked out, and the
+    comparisons that the tests around them have already decided."""
+    for _ in range(_MAX_ROUNDS):
+        expr = _Folder().visit(expr)
+        known = _numbered_parameters(expr)
+        if not known:
+            break
+        expr = _Substitute(known).visit(expr)
+    return _Bounds().visit(expr)  # type: ignore[no-any-return]
+
+
+def _is_number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+class _Folder(ast.NodeTransformer):
+    """Works out, children first, what depends on known numbers only."""
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        folded = _checked_arithmetic(node)
+        if folded is not None:
+            return folded
+        if isinstance(node.test, ast.Constant):  # a test known to hold or not: evaluating it does nothing
+            return node.body if node.test.value else node.orelse
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and _is_number(node.operand):
+            return ast.Constant(-node.operand.value)  # type: ignore[attr-defined]
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        operands = [node.left, *node.comparators]
+        if not all(_is_number(o) for o in operands) or not all(type(op) in _ORDER for op in node.ops):
+            return node
+        values = [o.value for o in operands]  # type: ignore[attr-defined]
+        return ast.Constant(all(_ORDER[type(op)](values[i], values[i + 1]) for i, op in enumerate(node.ops)))
+
+
+def _checked_arithmetic(node: ast.IfExp) -> ast.Constant | None:
+    """The value of `r if -MAX <= (r := a op b) <= MAX else checked(r, where)` with numbers a and b, when
+    it is in range (out of range, the check stays and raises its error at run time)."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 2
+            and all(isinstance(op, ast.LtE) for op in test.ops)):
+        return None
+    low, named, high = test.left, test.comparators[0], test.comparators[1]
+    if not (isinstance(named, ast.NamedExpr) and isinstance(named.value, ast.BinOp)
+            and isinstance(node.body, ast.Name) and node.body.id == named.target.id
+            and isinstance(low, ast.Constant) and low.value == -MAX_INT
+            and isinstance(high, ast.Constant) and high.value == MAX_INT):
+        return None
+    computed = named.value
+    apply = _ARITHMETIC.get(type(computed.op))
+    if apply is None or not (_is_number(computed.left) and _is_number(computed.right)):
+        return None
+    value = apply(computed.left.value, computed.right.value)  # type: ignore[attr-defined]
+    return ast.Constant(value) if -MAX_INT <= value <= MAX_INT else None
+
+
+def _numbered_parameters(expr: ast.expr) -> dict[str, ast.Constant]:
+    """The copies' parameters bound to a number as a copy binds them: once, in an element of a tuple
+    (`(N1_L_d := -1, ..., body)[-1]`), and read only in the elements after it, which run after the binding."""
+    assigned = Counter(n.target.id for n in ast.walk(expr)
+                       if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name))
+    loads = Counter(n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    known: dict[str, ast.Constant] = {}
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Tuple):
+            continue
+        for index, element in enumerate(node.elts):
+            if not (isinstance(element, ast.NamedExpr) and isinstance(element.value, ast.Constant)
+                    and _is_number(element.value) and assigned[element.target.id] == 1
+                    and _COPY_PARAMETER.fullmatch(element.target.id)):
+                continue
+            name = element.target.id
+            later = sum(1 for after in node.elts[index + 1:] for n in ast.walk(after)
+                        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+            if later == loads[name]:
+                known[name] = element.value
+    return known
+
+
+class _Substitute(ast.NodeTransformer):
+    """Reads each known parameter as its number; its binding stays a number in the copy's tuple."""
+
+    def __init__(self, known: dict[str, ast.Constant]) -> None:
+        self.known = known
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.known:
+            return ast.Constant(self.known[node.id].value)
+        return node
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.expr:
+        if node.target.id in self.known:
+            return ast.Constant(self.known[node.target.id].value)
+        self.generic_visit(node)
+        return node
+
+
+# A bound known on a local: its value, and whether the local is strictly beyond it.
+_Bound = tuple[int, bool]
+
+
+class _Bounds(ast.NodeTransformer):
+    """Leaves out comparisons of a local with numbers that an enclosing test has already settled.
+
+    Within `a if test else b`'s `a`, and within the later operands of `x and y and ...`, what the test (or
+    the earlier operands) compared holds: a local `n` found `>= 0` and `< 7` there is still so when `0 <= n
+    < 7` is compared again, unless the node assigns `n` itself. Bounds are reasoned about as numbers on a
+    line, so they hold for whatever numbers the local holds.
+    """
+
+    def __init__(self) -> None:
+        self.low: dict[str, list[_Bound]] = {}
+        self.high: dict[str, list[_Bound]] = {}
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        node.test = self.visit(node.test)
+        if isinstance(node.test, ast.Constant):
+            return self.visit(node.body if node.test.value else node.orelse)  # type: ignore[no-any-return]
+        added = self._assume(node.test, _assigned_in(node))
+        node.body = self.visit(node.body)
+        self._forget(added)
+        node.orelse = self.visit(node.orelse)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        if not isinstance(node.op, ast.And):
+            self.generic_visit(node)
+            return node
+        assigned = _assigned_in(node)
+        added: list[tuple[dict[str, list[_Bound]], str]] = []
+        values: list[ast.expr] = []
+        for index, value in enumerate(node.values):
+            value = self.visit(value)
+            if isinstance(value, ast.Constant) and value.value is True and index < len(node.values) - 1:
+                continue  # `True and y` is `y`
+            values.append(value)
+            added += self._assume(value, assigned)
+        self._forget(added)
+        if len(values) == 1:
+            return values[0]
+        node.values = values
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        operands = [node.left, *node.comparators]
+        settled = 0  # leading comparisons that hold: `0 <= n < len(x)` with n >= 0 known is `n < len(x)`
+        while settled < len(node.ops) and isinstance(operands[settled], ast.Name | ast.Constant) \
+                and self._holds(operands[settled], node.ops[settled], operands[settled + 1]):
+            settled += 1
+        if settled == len(node.ops):
+            return ast.Constant(True)
+        node.left, node.ops, node.comparators = operands[settled], node.ops[settled:], operands[settled + 1:]
+        return node
+
+    def _assume(self, test: ast.expr, assigned: set[str]) -> list[tuple[dict[str, list[_Bound]], str]]:
+        """Records the bounds `test` puts on locals not assigned in the node, when it holds."""
+        added: list[tuple[dict[str, list[_Bound]], str]] = []
+        for one in _conjuncts(test):
+            if not isinstance(one, ast.Compare):
+                continue
+            operands = [one.left, *one.comparators]
+            for i, op in enumerate(one.ops):
+                left, right = operands[i], operands[i + 1]
+                if isinstance(right, ast.Name) and _is_number(left):  # `k < n` is `n > k`
+                    left, right, op = right, left, _MIRRORED.get(type(op), ast.Eq)()
+                if not (isinstance(left, ast.Name) and _is_number(right)) or left.id in assigned:
+                    continue
+                number = right.value  # type: ignore[attr-defined]
+                if isinstance(op, ast.Gt | ast.GtE):
+                    table = self.low
+                elif isinstance(op, ast.Lt | ast.LtE):
+                    table = self.high
+                else:
+                    continue
+                table.setdefault(left.id, []).append((number, isinstance(op, ast.Gt | ast.Lt)))
+                added.append((table, left.id))
+        return added
+
+    def _forget(self, added: list[tuple[dict[str, list[_Bound]], str]]) -> None:
+        for table, name in reversed(added):
+            table[name].pop()
+
+    def _holds(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool:
+        """Whether `left op right` surely holds where it is evaluated."""
+        if isinstance(right, ast.Name) and _is_number(left):
+            left, right, op = right, left, _MIRRORED.get(type(op), ast.Eq)()
+        if not (isinstance(left, ast.Name) and _is_number(right)):
+            return False
+        number = right.value  # type: ignore[attr-defined]
+        if isinstance(op, ast.Gt | ast.GtE):  # some known low bound at or above the number
+            return any(low > number or low == number and (strict or isinstance(op, ast.GtE))
+                       for low, strict in self.low.get(left.id, ()))
+        if isinstance(op, ast.Lt | ast.LtE):
+            return any(high < number or high == number and (strict or isinstance(op, ast.LtE))
+                       for high, strict in self.high.get(left.id, ()))
+        return False
+
+
+_MIRRORED: dict[type[ast.cmpop], type[ast.cmpop]] = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt,
+                                                     ast.GtE: ast.LtE}
+
+
+def _assigned_in(node: ast.AST) -> set[str]:
+    return {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)}
+
+
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    """The tests that all hold when `test` does: `a and (b and c)` gives a, b and c."""
+    found: list[ast.expr] = []
+    pending = [test]
+    while pending:
+        one = pending.pop()
+        if isinstance(one, ast.BoolOp) and isinstance(one.op, ast.And):
+            pending.extend(reversed(one.values))
+        else:
+            found.append(one)
+    return found
