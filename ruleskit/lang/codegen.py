@@ -127,6 +127,12 @@ def _locate(tree: ast.AST) -> None:
                 stack.extend(item for item in value if isinstance(item, ast.AST))
 
 
+def _is_room_test(stmt: ast.stmt) -> bool:
+    """Whether `stmt` is a lister's `if len(out) >= room: return None`."""
+    return isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
+        and isinstance(stmt.test.comparators[0], ast.Name) and stmt.test.comparators[0].id == "room"
+
+
 def _as_generator(body: list[ast.stmt]) -> list[ast.stmt]:
     """`body`, made a generator's even where it has no `yield` (its choices went to reference closures,
     which raise `Suspend` as plain code does): `if False: yield` marks it one and never runs."""
@@ -738,12 +744,35 @@ class GeneratingCompiler(Compiler):
             ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
             ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
             *([] if distinct else [ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], []))]),
+            *(self._lister_at_once(passes, value) if distinct and not any(
+                isinstance(n, ast.Name) and n.id == CTX for check in made for n in ast.walk(check)) else []),
             loop,
             ast.Return(out),
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
         return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _lister_at_once(passes: list[ast.stmt], value: str) -> list[ast.stmt]:
+        """A lister's loop with the step of every binding charged before it, when the budget has room for
+        them all and no more than `room` can pass: for options each named once and checks that can charge
+        no step (they do not reach the context), it stops where the loop one step at a time would, with
+        the same errors, and the steps it leaves charged are the same."""
+        steps = _attr(_name(CTX), "steps")
+        count = _call("len", _name("options"))
+        room = ast.BoolOp(ast.And(), [
+            ast.Compare(ast.BinOp(steps, ast.Add(), count), [ast.LtE()], [_attr(_name(CTX), "budget")]),
+            ast.Compare(count, [ast.LtE()], [_name("room")])])
+        # `passes` starts each binding's taking with the test against `room`, which cannot fail here.
+        body = [stmt for stmt in passes if not _is_room_test(stmt)]
+        if len(passes) == 1 and isinstance(passes[0], ast.If):
+            body = [ast.If(passes[0].test, [s for s in passes[0].body if not _is_room_test(s)], [])]
+        return [ast.If(room, [
+            ast.AugAssign(_store(steps), ast.Add(), count),
+            ast.For(ast.Name(value, ast.Store()), _name("options"), body, []),
+            ast.Return(_name("out")),
+        ], [])]
 
     def _distinct_items(self, action: str, param: str, options: tuple[str, Origin] | None,
                         names: dict[str, str]) -> list[str]:

@@ -351,6 +351,31 @@ def test_a_parameter_over_a_kind_is_listed_without_a_repeat_test_as_the_referenc
         [a.id for a in state.legal_actions()]
 
 
+def test_a_parameter_over_a_kind_with_checks_that_charge_nothing_is_charged_at_once(tmp_path: Path) -> None:
+    from ruleskit.errors import BudgetExceeded
+    from ruleskit.runtime.context import Ctx
+
+    compiled = _game(tmp_path, "compiled", KIND_ITEMS)
+    code = compiled.code
+    shelve = code[code.index("def action_shelve_lister"):code.index("return out", code.index("def action_shelve_lister"))]
+    assert "ctx.steps += len(options)" in shelve
+    lister = compiled.actions["shelve"].lister
+    state = compiled.new_game(players=2, seed=3)
+    options = ["ruby", "opal", "jade"]
+
+    def fresh(budget: int = 100) -> Ctx:
+        return Ctx(compiled.program, state.raw, 0, budget=budget)
+
+    ctx = fresh()
+    assert lister(ctx, options, {}, 10, str.upper, None) == ["RUBY", "JADE"] and ctx.steps == 3
+    ctx = fresh(budget=2)  # no room for all three: one at a time, and the third runs the budget out
+    with pytest.raises(BudgetExceeded, match="action shelve"):
+        lister(ctx, options, {}, 10, str.upper, None)
+    assert ctx.steps == 3
+    ctx = fresh()  # room for one action only: the second that passes is one too many
+    assert lister(ctx, options, {}, 1, str.upper, None) is None and ctx.steps == 3
+
+
 # Random actions of one to three parameters, their options repeating and reading earlier parameters, and
 # random `require`s over them (a comprehension among them): every listing the same under both backends.
 FUZZ_EXAMPLES = max(8, int(os.environ.get("RULESKIT_FUZZ_EXAMPLES", "150")) // 6)
