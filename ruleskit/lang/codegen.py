@@ -947,6 +947,8 @@ class GeneratingCompiler(Compiler):
             paths.append((is_type("int"), _call("zone_ref", _const(field), _name(value))))
         elif for_player == "kind":
             paths.append((is_type("int"), self._player_item(field, _name(value), True)))
+        elif for_player == "index":
+            paths.append((is_type("int"), _name(value)))
         kinds_give = set(by_kind.values())
         table: ast.expr | None = None
         if not tables:
@@ -1317,7 +1319,36 @@ class GeneratingCompiler(Compiler):
         if op in ("-", "*"):  # an int, or an error: the helper takes numbers only
             return _int(self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
                                          checked=True)), "int"
-        return _int(_call(_ARITHMETIC[op], left, right, where)), "int"
+        return _int(self._dividing(left, right, ast.FloorDiv() if op == "//" else ast.Mod(), _ARITHMETIC[op],
+                                   where)), "int"
+
+    def _dividing(self, left: ast.expr, right: ast.expr, op: ast.operator, helper: str, where: ast.expr) -> ast.expr:
+        """`left // right` or `left % right` done inline when both are plain numbers and `right` is not 0;
+        anything else goes to the helper, which raises the errors. Neither can leave the language's range."""
+        if self._in_iterable:
+            return _call(helper, left, right, where)
+        self._count += 1
+        operands: list[ast.expr] = []
+        tests: list[ast.expr] = []
+        for side, value in (("a", left), ("b", right)):
+            if isinstance(value, ast.Constant | ast.Name) and self._is_int(value):
+                operands.append(value)
+                continue
+            temp = f"{side}_{self._count}"
+            held: ast.expr = ast.NamedExpr(ast.Name(temp, ast.Store()), value)
+            # Both operands are worked out, in order, whatever the first one's test gives (`&`, not `and`).
+            tests.append(ast.Compare(_call("type", held), [ast.Is()], [_name("int")]))
+            operands.append(_name(temp))
+        both = tests[0] if len(tests) == 1 else ast.BinOp(tests[0], ast.BitAnd(), tests[1]) if tests else None
+        divisor = operands[1]
+        nonzero = None if isinstance(divisor, ast.Constant) and divisor.value != 0 \
+            else ast.Compare(divisor, [ast.NotEq()], [_const(0)])
+        checks = [t for t in (both, nonzero) if t is not None]
+        fast = ast.BinOp(operands[0], op, divisor)
+        if not checks:
+            return fast
+        test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
+        return ast.IfExp(test, fast, _call(helper, operands[0], divisor, where))
 
     def _is_int(self, value: ast.expr) -> bool:
         """Whether the code `value` surely gives an int (never a bool) when it gives anything."""

@@ -70,6 +70,28 @@ def test_results_and_errors_agree_with_the_reference(tmp_path: Path, call: str) 
     assert outcome(root, "compiled") == outcome(root, "closures")
 
 
+DIVIDING_RULES = """\
+rule div(a, b) = a // b
+rule rem(a, b) = a % b
+rule both(a) = div(a, 3) * 10 + rem(a, 3)
+"""
+
+
+@pytest.mark.parametrize("call", ["both(7) + both(-7)", "div(7, -2) + rem(7, -3)", "div(7, 0)", "rem(7, 0)",
+                                  "rem(true, 2)", "div(2, none)", "div(4503599627370496 * 1024, -1) // 4"])
+def test_division_and_remainder_give_the_reference_results_and_errors(tmp_path: Path, call: str) -> None:
+    root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules=DIVIDING_RULES)
+    results = [outcome(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    assert ("division by zero" in str(results[0])) == call.endswith(", 0)")
+
+
+@pytest.mark.parametrize("call", ["seat(me) + 1", "seat(1)", "seat(true)", "seat(none)", "seat(\\\"x\\\")"])
+def test_a_players_index_read_from_an_untyped_parameter_agrees_with_the_reference(tmp_path: Path, call: str) -> None:
+    root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules="rule seat(p) = p.index\n")
+    assert outcome(root, "compiled") == outcome(root, "closures")
+
+
 # `shift` gets numbers from `far` and `tilted`: the arithmetic on them is known when the code is generated.
 FOLDED_RULES = """\
 rule shift(a, d) = a + 2 * d + (0 - d)
@@ -176,7 +198,7 @@ def expressions(params: list[str], callees: list[tuple[str, int]]) -> st.SearchS
 
     def grow(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         options = [
-            st.tuples(inner, st.sampled_from(["+", "-", "*"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
             st.tuples(inner, st.sampled_from(["<", "==", ">="]), inner, inner, inner).map(
                 lambda t: f"(if {t[0]} {t[1]} {t[2]} then {t[3]} else {t[4]})"),
         ]
