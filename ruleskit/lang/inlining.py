@@ -222,7 +222,11 @@ class Inliner:
             return None
         if not expansion.steps:
             return None
-        return fold_constants(expanded), expansion.steps, expansion.depth
+        try:
+            folded = fold_constants(expanded)
+        except RecursionError:  # folding walks the tree recursively too: a body too deep for it stays calls
+            return None
+        return folded, expansion.steps, expansion.depth
 
 
 def guarded(inlined: ast.expr, original: ast.expr, steps: int, depth: int, context: str, max_depth: int,

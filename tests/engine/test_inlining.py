@@ -70,6 +70,20 @@ def test_results_and_errors_agree_with_the_reference(tmp_path: Path, call: str) 
     assert outcome(root, "compiled") == outcome(root, "closures")
 
 
+def test_a_body_too_deep_to_fold_stays_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleskit.lang import inlining
+
+    def too_deep(expr: Any) -> Any:
+        raise RecursionError
+
+    monkeypatch.setattr(inlining, "fold_constants", too_deep)
+    root = pack_with(tmp_path, "me.points += far(2)\\nend turn", rules=FOLDED_RULES)
+    game = ruleskit.load(root, cache=False)
+    assert "inlined_steps" not in game.code
+    monkeypatch.undo()
+    assert outcome(root, "compiled") == outcome(root, "closures")
+
+
 DIVIDING_RULES = """\
 rule div(a, b) = a // b
 rule rem(a, b) = a % b
