@@ -25,6 +25,10 @@ MAX_DEPTH = 48
 FRAME_LOCAL = "FRAME"
 
 
+_new_object = object.__new__
+_OWNS_NOTHING: frozenset[int] = frozenset()
+
+
 def nothing(ctx: Ctx) -> None:
     """An empty block of statements: the engine knows by this function that running it changes nothing."""
 
@@ -89,6 +93,33 @@ class Ctx:
         # that reads `old(...)` began, innermost last. None in normal play, where `ensure` does nothing.
         self.olds: list[dict[str, Any]] | None = None
 
+    @classmethod
+    def for_reading(cls, program: Program, data: dict[str, Any], me: int) -> Ctx:
+        """A context for pack code that only reads: an action's `when`, parameter lists and `require`s are
+        expressions, which can draw nothing, say nothing and change nothing (`let` alone takes a draw). It
+        has no lists for chance, messages or copies: made for every listing, it costs half of a job's."""
+        ctx = _new_object(cls)
+        ctx.program = program
+        ctx.model = program.model
+        ctx.data = data
+        ctx.me = me
+        ctx.env = {}
+        ctx.answers = ()
+        ctx.pos = 0
+        ctx.steps = 0
+        ctx.budget = STEP_BUDGET
+        ctx.depth = 0
+        ctx.frames = ()  # type: ignore[assignment]  # `enter` makes a list if the reference backend needs one
+        ctx.chance = ()  # type: ignore[assignment]
+        ctx.messages = ()  # type: ignore[assignment]
+        ctx.where = ""
+        ctx.found = None
+        ctx.reseed = None
+        ctx.owned = _OWNS_NOTHING  # type: ignore[assignment]
+        ctx.keep = ()  # type: ignore[assignment]
+        ctx.olds = None
+        return ctx
+
     def apply_reseed(self) -> None:
         from .determinize import determinize
 
@@ -151,7 +182,10 @@ class Ctx:
 
     def enter(self, where: str) -> None:
         self.depth += 1
-        self.frames.append(where)
+        frames = self.frames
+        if type(frames) is tuple:  # a context for reading starts with none
+            frames = self.frames = []
+        frames.append(where)
         if self.depth > MAX_DEPTH:
             self.too_deep(where)
 

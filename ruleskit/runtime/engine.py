@@ -229,7 +229,7 @@ def _offer(game: Game, data: dict[str, Any], player: int,
     if not actions:
         return
     flow = data["flow"]
-    ctx = Ctx(game.program, data, player)
+    ctx = Ctx.for_reading(game.program, data, player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
         limit = action.limit
@@ -405,7 +405,7 @@ def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> A
     if (action.limit.turn is not None or action.limit.visit is not None or action.limit.game is not None) \
             and not _within_limits(action, data["flow"], player):
         return None
-    ctx = Ctx(game.program, data, player)
+    ctx = Ctx.for_reading(game.program, data, player)
     if action.when is not None and not action.when(ctx):
         return None
     if not action.params:
