@@ -55,7 +55,7 @@ def spinning(spent: int) -> str:
 
 def test_the_generated_code_writes_small_rules_in_place(tmp_path: Path) -> None:
     root = pack_with(tmp_path, "me.points += top(3)\\nend turn")
-    game = ruleskit.load(root, cache=False)
+    game = ruleskit.load(root, cache=False, backend="compiled")
     emitted = game.code
     assert "inlined_steps" in emitted
     state = game.new_game(players=2, seed=1)
@@ -78,7 +78,7 @@ def test_a_body_too_deep_to_fold_stays_calls(tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr(inlining, "fold_constants", too_deep)
     root = pack_with(tmp_path, "me.points += far(2)\\nend turn", rules=FOLDED_RULES)
-    game = ruleskit.load(root, cache=False)
+    game = ruleskit.load(root, cache=False, backend="compiled")
     assert "inlined_steps" not in game.code
     monkeypatch.undo()
     assert outcome(root, "compiled") == outcome(root, "closures")
@@ -118,7 +118,7 @@ rule huge(a) = shift(a, 4503599627370496 * 1024)
 
 def test_arithmetic_on_numbers_given_to_a_copy_is_worked_out_when_the_code_is_generated(tmp_path: Path) -> None:
     root = pack_with(tmp_path, "me.points += far(2)\\nend turn", rules=FOLDED_RULES)
-    game = ruleskit.load(root, cache=False)
+    game = ruleskit.load(root, cache=False, backend="compiled")
     far = game.code.split("def rule_far_")[1].split("\ndef ")[0]
     inlined = far.split("inlined_steps = 0")[1].split("finally")[0]
     assert "2 * 3" not in inlined and "0 - 3" not in inlined and "2 * -3" not in inlined  # folded
@@ -170,7 +170,7 @@ def test_the_nesting_limit_is_met_at_the_same_call(tmp_path: Path, length: int) 
 
 def test_deep_chains_of_small_rules_stay_calls_past_the_inlining_depth(tmp_path: Path) -> None:
     root = pack_with(tmp_path, "me.points += r11(0)\\nend turn", rules=chain(12))
-    emitted = ruleskit.load(root, cache=False).code
+    emitted = ruleskit.load(root, cache=False, backend="compiled").code
     def code_of(rule: str) -> str:
         return emitted.split(f"# rule {rule} (")[1].split("\n# ")[0]
 

@@ -169,7 +169,7 @@ def counting_effect_starts(game: ruleskit.Game, action: str) -> list[int]:
 
 
 def test_each_answer_goes_on_from_its_choice(root: Path) -> None:
-    game = ruleskit.load(root, cache=False)
+    game = ruleskit.load(root, cache=False, backend="compiled")
     starts = counting_effect_starts(game, "play")
     state = game.new_game(players=2, seed=3)
     state.apply("play")
