@@ -67,6 +67,8 @@ class CompiledAction:
     # For an action with parameters and no cost, generated code only: its last parameter's bindings that pass
     # every `require`, listed in one loop (see `Compiler.lister`); None: the engine binds and checks each.
     lister: Any = None
+    # "NAME@SEAT" for each seat: what the engine counts the action's uses by, per player, written once.
+    player_keys: list[str] = attrs.Factory(list)
 
 
 @attrs.define
@@ -138,6 +140,9 @@ class Game:
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).
     open_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
+    # Phases whose turns pass with no pack code: a fixed rotation, no rounds or end condition, no turn or
+    # round snippets or hooks, no game var reset each turn (engine._pass_plain_turn).
+    plain_phases: set[str] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
@@ -152,6 +157,14 @@ class Game:
         # list to copy).
         self.turn_starts = [(name, value, type(value) is list) for name, var in self.model.game_vars.items()
                             if var.owner == "turn" for value in [start_value(var)]]
+        from .runtime.context import nothing
+
+        hooks = self.program.hooks
+        self.plain_phases = {name for name, phase in self.phases.items() if
+                             isinstance(phase.order, str) and phase.rounds is None and phase.end_when is None
+                             and phase.on_turn_start is nothing and phase.on_turn_end is nothing
+                             and phase.on_round_end is nothing and not self.turn_starts
+                             and not {"turn_start", "turn_end", "round_end"} & set(hooks)}
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires
             and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}
@@ -607,4 +620,5 @@ class GameBuilder:
             raise located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
                            "a label names parameters as {name}, nothing else in braces")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source,
-                              where, anytime=bool(d.anytime), resumable=resumable, lister=lister)
+                              where, anytime=bool(d.anytime), resumable=resumable, lister=lister,
+                              player_keys=[f"{name}@{seat}" for seat in range(self.model.max_players)])

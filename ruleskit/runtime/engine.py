@@ -259,7 +259,7 @@ def _offer(game: Game, data: dict[str, Any], player: int,
                 yield found
         elif (not action.requires and not action.costs) or _allowed(ctx, action):
             count += 1
-            yield [_make_action(game, action, [], player)]
+            yield [_action_without_parameters(game, action, player)]
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -275,19 +275,19 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
     limit = action.limit
     usage = flow["usage"]
-    key = f"{action.name}@{player}" if action.anytime else action.name  # usage_key(action, player)
+    key = action.player_keys[player] if action.anytime else action.name  # usage_key(action, player)
     if limit.turn is not None and usage["turn"].get(key, 0) >= limit.turn:
         return False
     if limit.visit is not None and usage["visit"].get(key, 0) >= limit.visit:
         return False
-    if limit.game is not None and usage["game"].get(f"{action.name}@{player}", 0) >= limit.game:
+    if limit.game is not None and usage["game"].get(action.player_keys[player], 0) >= limit.game:
         return False
     return True
 
 
 def usage_key(action: CompiledAction, player: int) -> str:
     """What a turn's or visit's `limit` counts: the action, or for an `anytime` action each player's uses of it."""
-    return f"{action.name}@{player}" if action.anytime else action.name
+    return action.player_keys[player] if action.anytime else action.name
 
 
 def _param_options(game: Game, ctx: Ctx, action: CompiledAction, param: Any) -> list[Any]:
@@ -475,6 +475,15 @@ def _make_action(game: Game, action: CompiledAction, values: list[Any], player: 
     return found  # type: ignore[no-any-return]
 
 
+def _action_without_parameters(game: Game, action: CompiledAction, player: int) -> Action:
+    """`_make_action` for an action with no parameters, keyed by ()."""
+    table = _actions_of(game, action, player)
+    found = table.get(())
+    if found is None:
+        found = table[()] = _new_action(game, action, [], player)
+    return found
+
+
 def _actions_of(game: Game, action: CompiledAction, player: int) -> dict[Any, Action]:
     """The Actions made so far for `action` and `player`, by their bound values (see `_make_action`)."""
     cache = game.action_cache
@@ -572,7 +581,7 @@ def _run_action(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, An
         _pay(game, ctx, player, action)
     flow = ctx.data["flow"]
     usage = flow["usage"]
-    key = f"{name}@{player}"
+    key = action.player_keys[player]
     counted = key if action.anytime else name  # usage_key(action, player)
     turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
     turn[counted] = turn.get(counted, 0) + 1
@@ -778,6 +787,9 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
     """Pass the turn on; True if no pack code ran (no hook, phase snippet or order) and the phase stayed."""
     flow = ctx.data["flow"]
     phase = game.phases[flow["phase"]]
+    if phase.name in game.plain_phases:
+        _pass_plain_turn(ctx, flow, phase)
+        return True
     hooks = game.program.hooks
     flow["end_turn"] = False
     flow["simul"] = None
@@ -826,6 +838,27 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
             quiet = False
     _start_turn(game, ctx)
     return quiet and phase.on_turn_start is nothing and "turn_start" not in hooks
+
+
+def _pass_plain_turn(ctx: Ctx, flow: dict[str, Any], phase: Any) -> None:
+    """`_next_turn` and `_start_turn` for a phase whose turns pass with no pack code (`Game.plain_phases`):
+    the same flow, written without the tests for what such a phase does not have."""
+    flow["end_turn"] = False
+    flow["simul"] = None
+    pos = flow["pos"] + 1
+    order = flow["order"]
+    if pos >= len(order):  # the round is over: the same order again
+        flow["round"] += 1
+        pos = 0
+    flow["pos"] = pos
+    active = flow["active"] = order[pos]
+    flow["turn"] += 1
+    usage = flow["usage"]
+    usage["turn"] = {}
+    usage["visit"] = {}
+    flow["stage"] = phase.stage
+    flow["entered"] = True
+    ctx.me = active
 
 
 def _number(value: Any, what: str) -> int:
