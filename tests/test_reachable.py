@@ -105,7 +105,7 @@ def test_a_start_goes_on_even_when_it_is_a_stop_and_a_blocked_edge_is_not_walked
 
 
 def test_steps_stops_avoid_and_order(tmp_path: Path) -> None:
-    game = load(tmp_path)
+    game = load(tmp_path, "compiled")
     state = game.new_game(players=2, seed=1)
     assert evaluate(game, state, "reachable(t1, 0)") == []
     assert evaluate(game, state, "reachable(t1, 1)") == ["r1"]
@@ -120,7 +120,7 @@ def test_steps_stops_avoid_and_order(tmp_path: Path) -> None:
 
 
 def test_the_walk_is_charged_per_node_visited(tmp_path: Path) -> None:
-    game = load(tmp_path)
+    game = load(tmp_path, "compiled")
     state = game.new_game(players=2, seed=1)
     fn = game.generated.expr("reachable(t1, 1000000)", _origin(), None, "test")
     ctx = Ctx(game.program, state.data, 0)
@@ -132,7 +132,7 @@ def test_the_walk_is_charged_per_node_visited(tmp_path: Path) -> None:
 
 
 def test_negative_steps_are_refused(tmp_path: Path) -> None:
-    game = load(tmp_path)
+    game = load(tmp_path, "compiled")
     state = game.new_game(players=2, seed=1)
     with pytest.raises(RulesError, match="steps >= 0"):
         evaluate(game, state, "reachable(t1, -1)")
