@@ -140,8 +140,8 @@ class Game:
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).
     open_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
-    # Phases whose turns pass with no pack code: a fixed rotation, no rounds or end condition, no turn or
-    # round snippets or hooks, no game var reset each turn (engine._pass_plain_turn).
+    # Phases whose turns end with no pack code: a fixed rotation, no rounds or end condition, no snippet or
+    # hook at a turn's or a round's end (engine._next_turn).
     plain_phases: set[str] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -162,9 +162,8 @@ class Game:
         hooks = self.program.hooks
         self.plain_phases = {name for name, phase in self.phases.items() if
                              isinstance(phase.order, str) and phase.rounds is None and phase.end_when is None
-                             and phase.on_turn_start is nothing and phase.on_turn_end is nothing
-                             and phase.on_round_end is nothing and not self.turn_starts
-                             and not {"turn_start", "turn_end", "round_end"} & set(hooks)}
+                             and phase.on_turn_end is nothing and phase.on_round_end is nothing
+                             and not {"turn_end", "round_end"} & set(hooks)}
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires
             and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}

@@ -788,8 +788,15 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
     flow = ctx.data["flow"]
     phase = game.phases[flow["phase"]]
     if phase.name in game.plain_phases:
-        _pass_plain_turn(ctx, flow, phase)
-        return True
+        # No pack code runs as its turns end (`Game.plain_phases`): the next seat of the same rotation starts.
+        flow["simul"] = None
+        pos = flow["pos"] + 1
+        if pos >= len(flow["order"]):
+            flow["round"] += 1
+            pos = 0
+        flow["pos"] = pos
+        _start_turn(game, ctx)
+        return phase.on_turn_start is nothing and "turn_start" not in game.program.hooks
     hooks = game.program.hooks
     flow["end_turn"] = False
     flow["simul"] = None
@@ -838,27 +845,6 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
             quiet = False
     _start_turn(game, ctx)
     return quiet and phase.on_turn_start is nothing and "turn_start" not in hooks
-
-
-def _pass_plain_turn(ctx: Ctx, flow: dict[str, Any], phase: Any) -> None:
-    """`_next_turn` and `_start_turn` for a phase whose turns pass with no pack code (`Game.plain_phases`):
-    the same flow, written without the tests for what such a phase does not have."""
-    flow["end_turn"] = False
-    flow["simul"] = None
-    pos = flow["pos"] + 1
-    order = flow["order"]
-    if pos >= len(order):  # the round is over: the same order again
-        flow["round"] += 1
-        pos = 0
-    flow["pos"] = pos
-    active = flow["active"] = order[pos]
-    flow["turn"] += 1
-    usage = flow["usage"]
-    usage["turn"] = {}
-    usage["visit"] = {}
-    flow["stage"] = phase.stage
-    flow["entered"] = True
-    ctx.me = active
 
 
 def _number(value: Any, what: str) -> int:

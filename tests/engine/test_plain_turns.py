@@ -1,4 +1,4 @@
-"""A phase whose turns pass with no pack code (`Game.plain_phases`) passes them on a short path: the same
+"""A phase whose turns end with no pack code (`Game.plain_phases`) passes them on a short path: the same
 flow, state and history at every decision as the general path gives."""
 
 from __future__ import annotations
@@ -77,22 +77,41 @@ def test_a_plain_rotation_passes_turns_as_the_general_path_does(tmp_path: Path, 
         lockstep(game, players, seed)
 
 
-@pytest.mark.parametrize("pack", ["connect_four", str(PACKS / "take_turns")])
-def test_built_in_plain_phases_pass_turns_as_the_general_path_does(pack: str) -> None:
+@pytest.mark.parametrize(("pack", "players", "games"), [("connect_four", 2, 3), (str(PACKS / "take_turns"), 2, 3),
+                                                         ("envoys", 3, 3), ("ophir", 2, 1)])
+def test_built_in_plain_phases_pass_turns_as_the_general_path_does(pack: str, players: int, games: int) -> None:
     game = ruleskit.load(pack)
     assert game.plain_phases
+    for seed in range(games):
+        lockstep(game, players, seed)
+
+
+# What runs as a turn starts keeps a phase plain; the end conditions are then checked again, as the general
+# path checks them: a hook that scores at each turn's start ends the game at the same decision.
+PLAIN_WITH_STARTS = {
+    "a turn-start hook": {"rules": TINY_RULES + "hook bump on turn_start(p) {\n    p.points += 1\n}\n"},
+    "a turn-start snippet": {"game": TINY_GAME.replace('stage = "main"\n\n[flow]',
+                                                       'stage = "main"\non_turn_start = "me.points += 1"\n\n[flow]')},
+    "a var reset each turn": {"game": TINY_GAME + '\n[vars.drawn]\ntype = "int"\nowner = "turn"\n'},
+}
+
+
+@pytest.mark.parametrize("change", sorted(PLAIN_WITH_STARTS))
+def test_code_at_a_turns_start_keeps_the_phase_plain_and_the_same(tmp_path: Path, change: str) -> None:
+    game = ruleskit.load(write_pack(tmp_path / "started", **PLAIN_WITH_STARTS[change]), cache=False)
+    assert game.plain_phases == {"play"}
     for seed in range(3):
         lockstep(game, 2, seed)
 
 
-# Each makes the phase's turns run pack code, or end it: the general path passes them.
+# Each makes pack code run as a turn or a round ends, or may end the phase: the general path passes them.
 NOT_PLAIN = {
-    "a turn hook": {"rules": TINY_RULES + 'hook note on turn_start(p) {\n    say "go"\n}\n'},
+    "a turn-end hook": {"rules": TINY_RULES + 'hook note on turn_end(p) {\n    say "done"\n}\n'},
+    "a round-end hook": {"rules": TINY_RULES + 'hook note on round_end() {\n    say "round"\n}\n'},
     "rounds": {"game": TINY_GAME.replace('stage = "main"\n\n[flow]', 'stage = "main"\nrounds = 3\n\n[flow]')},
     "an end": {"game": TINY_GAME.replace('stage = "main"\n\n[flow]', 'stage = "main"\nend_when = "turn_number > 3"\n\n[flow]')},
     "a turn snippet": {"game": TINY_GAME.replace('stage = "main"\n\n[flow]',
                                                  'stage = "main"\non_turn_end = "me.points += 0"\n\n[flow]')},
-    "a var reset each turn": {"game": TINY_GAME + '\n[vars.drawn]\ntype = "int"\nowner = "turn"\n'},
 }
 
 
