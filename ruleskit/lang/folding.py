@@ -1,19 +1,19 @@
 """Arithmetic on numbers known when the code is generated, worked out then.
 
-A small rule written into its caller (`inlining.py`) often gets numbers for its parameters: Connect
-Four's `line(c, r, 1, 0, d)` makes `2 * dc` into `2 * 1`, and `0 - dc` into `0 - 1`. Generated code
-checks each sum for the language's range at run time; with both operands known, the result is known too,
-and it is written in place of the check. A copy's parameter bound to a number (`N3_L_dc := -1`) is then
-read as that number, so that what it feeds folds in turn.
+A small rule written into its caller (`inlining.py`) often gets numbers for its parameters: a rule
+`line(x, y, dx, dy)` called as `line(x, y, 1, 0)` makes `2 * dx` into `2 * 1`, and `0 - dx` into `0 - 1`.
+Generated code checks each sum for the language's range at run time; with both operands known, the result
+is known too, and it is written in place of the check. A copy's parameter bound to a number
+(`N3_L_dx := -1`) is then read as that number, so that what it feeds folds in turn.
 
 Only what gives the same value, the same steps and the same errors is folded: a sum out of range is left
 to raise where it did, and a parameter is replaced only where the copy assigns it once, before its body
 reads it (each copy's names are its own: `inlining.Inlined`).
 
-A copy also often tests again what its caller's test has just settled: Connect Four's `disc_at` tests
-`c >= 0 and c < 7`, and then reads `column[c]`, whose generated code tests `0 <= c < 7` once more to
-know it may read the column's zone straight from its table. Within the branch where the first test
-held, the second is known to hold and is left out (`_Bounds`).
+A copy also often tests again what its caller's test has just settled: a rule that tests `i >= 0 and
+i < 7` and then reads `row[i]` of a kind with seven items, whose generated code tests `0 <= i < 7` once more
+to know it may read the item's zone straight from its table. Within the branch where the first test held,
+the second is known to hold and is left out (`_Bounds`).
 """
 
 from __future__ import annotations
