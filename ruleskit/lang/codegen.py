@@ -127,12 +127,6 @@ def _locate(tree: ast.AST) -> None:
                 stack.extend(item for item in value if isinstance(item, ast.AST))
 
 
-def _is_room_test(stmt: ast.stmt) -> bool:
-    """Whether `stmt` is a lister's `if len(out) >= room: return None`."""
-    return isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
-        and isinstance(stmt.test.comparators[0], ast.Name) and stmt.test.comparators[0].id == "room"
-
-
 def _as_generator(body: list[ast.stmt]) -> list[ast.stmt]:
     """`body`, made a generator's even where it has no `yield` (its choices went to reference closures,
     which raise `Suspend` as plain code does): `if False: yield` marks it one and never runs."""
@@ -711,17 +705,22 @@ class GeneratingCompiler(Compiler):
         keyed = _call(_attr(_name("table"), "get"), ast.IfExp(
             ast.Compare(_name("prefix"), [ast.Is()], [_const(None)]), _name(value),
             ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load())))
+        room_left = ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]),
+                           [ast.Return(_const(None))], [])
         take = [
-            ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]), [ast.Return(_const(None))], []),
             ast.Assign([ast.Name("found", ast.Store())], keyed if distinct else ast.IfExp(scalar, keyed, _const(None))),
             ast.If(ast.Compare(found, [ast.Is()], [_const(None)]),
                    [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
             ast.Expr(_call(_attr(out, "append"), found)),
         ]
-        # One `if` over all the checks, in order and each until one fails (nested `if`s, one per check,
-        # would nest as deep as a pack has checks).
-        passes: list[ast.stmt] = take if not made else [
-            ast.If(made[0] if len(made) == 1 else ast.BoolOp(ast.And(), made), take, [])]
+
+        def passing(statements: list[ast.stmt]) -> list[ast.stmt]:
+            # One `if` over all the checks, in order and each until one fails (nested `if`s, one per check,
+            # would nest as deep as a pack has checks).
+            return statements if not made else [
+                ast.If(made[0] if len(made) == 1 else ast.BoolOp(ast.And(), made), statements, [])]
+
+        passes = passing([room_left, *take])
         repeats: list[ast.stmt] = [] if distinct else [
             ast.Assign([ast.Name("kind", ast.Store())], _call("type", _name(value))),
             ast.Assign([ast.Name("key", ast.Store())],
@@ -744,7 +743,7 @@ class GeneratingCompiler(Compiler):
             ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
             ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
             *([] if distinct else [ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], []))]),
-            *(self._lister_at_once(passes, value) if distinct and not any(
+            *(self._lister_at_once(passing(take), value) if distinct and not any(
                 isinstance(n, ast.Name) and n.id == CTX for check in made for n in ast.walk(check)) else []),
             loop,
             ast.Return(out),
@@ -754,20 +753,17 @@ class GeneratingCompiler(Compiler):
         return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
 
     @staticmethod
-    def _lister_at_once(passes: list[ast.stmt], value: str) -> list[ast.stmt]:
+    def _lister_at_once(body: list[ast.stmt], value: str) -> list[ast.stmt]:
         """A lister's loop with the step of every binding charged before it, when the budget has room for
-        them all and no more than `room` can pass: for options each named once and checks that can charge
-        no step (they do not reach the context), it stops where the loop one step at a time would, with
-        the same errors, and the steps it leaves charged are the same."""
+        them all and no more than `room` can pass (so `body` takes a binding that passes with no test of
+        the room): for options each named once and checks that can charge no step (they do not reach the
+        context), it stops where the loop one step at a time would, with the same errors, and the steps it
+        leaves charged are the same."""
         steps = _attr(_name(CTX), "steps")
         count = _call("len", _name("options"))
         room = ast.BoolOp(ast.And(), [
             ast.Compare(ast.BinOp(steps, ast.Add(), count), [ast.LtE()], [_attr(_name(CTX), "budget")]),
             ast.Compare(count, [ast.LtE()], [_name("room")])])
-        # `passes` starts each binding's taking with the test against `room`, which cannot fail here.
-        body = [stmt for stmt in passes if not _is_room_test(stmt)]
-        if len(passes) == 1 and isinstance(passes[0], ast.If):
-            body = [ast.If(passes[0].test, [s for s in passes[0].body if not _is_room_test(s)], [])]
         return [ast.If(room, [
             ast.AugAssign(_store(steps), ast.Add(), count),
             ast.For(ast.Name(value, ast.Store()), _name("options"), body, []),

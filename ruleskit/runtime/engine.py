@@ -259,7 +259,7 @@ def _offer(game: Game, data: dict[str, Any], player: int,
                 yield found
         elif (not action.requires and not action.costs) or _allowed(ctx, action):
             count += 1
-            yield [_action_without_parameters(game, action, player)]
+            yield [_make_action(game, action, [], player)]
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -462,7 +462,7 @@ _MAX_CACHED_ACTIONS = 20_000
 
 def _make_action(game: Game, action: CompiledAction, values: list[Any], player: int) -> Action:
     """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
-    if not _plain_values(values):
+    if values and not _plain_values(values):
         return _new_action(game, action, values, player)
     table = _actions_of(game, action, player)
     # One parameter is keyed by its value alone, several by the tuple of them, none by ().
@@ -473,15 +473,6 @@ def _make_action(game: Game, action: CompiledAction, values: list[Any], player: 
             table.clear()
         found = table[key] = _new_action(game, action, values, player)
     return found  # type: ignore[no-any-return]
-
-
-def _action_without_parameters(game: Game, action: CompiledAction, player: int) -> Action:
-    """`_make_action` for an action with no parameters, keyed by ()."""
-    table = _actions_of(game, action, player)
-    found = table.get(())
-    if found is None:
-        found = table[()] = _new_action(game, action, [], player)
-    return found
 
 
 def _actions_of(game: Game, action: CompiledAction, player: int) -> dict[Any, Action]:
