@@ -120,6 +120,20 @@ class Ctx:
         ctx.olds = None
         return ctx
 
+    def read_on(self, me: int) -> Ctx:
+        """This context, once its job is done, made a context for reading as `for_reading` makes one: the
+        listing that follows a job runs on it rather than on a new one. What the job left in its lists stays
+        as it was (reading code changes none of them)."""
+        self.me = me
+        self.env = {}
+        self.answers = ()
+        self.pos = 0
+        self.steps = 0
+        self.depth = 0
+        self.reseed = None
+        self.olds = None
+        return self
+
     def apply_reseed(self) -> None:
         from .determinize import determinize
 

@@ -184,8 +184,8 @@ def enumerate_action_bindings(game: Game, data: dict[str, Any], player: int,
     return result
 
 
-def start_listing(game: Game, data: dict[str, Any],
-                  player: int) -> tuple[list[Action], Iterator[list[Action]]] | None:
+def start_listing(game: Game, data: dict[str, Any], player: int,
+                  done: Ctx | None = None) -> tuple[list[Action], Iterator[list[Action]]] | None:
     """The first action's legal bindings, and the listing that goes on from there; None if there are none.
 
     The actions of `enumerate_actions`, in the same order, are listed one
@@ -193,10 +193,11 @@ def start_listing(game: Game, data: dict[str, Any],
     flow needs the first (whether the player can act at all), the rest are
     listed when someone asks for them, and an error in a rule is raised when
     the listing reaches it. In a stage with an action that is always legal,
-    nothing is listed yet (the first list is empty).
+    nothing is listed yet (the first list is empty). `done`: the context of the job that
+    led here, finished with, for the listing to run on instead of a new one.
     """
     stage = data["flow"]["stage"]
-    listing = _offer(game, data, player, game.actions_by_stage.get(stage))
+    listing = _offer(game, data, player, game.actions_by_stage.get(stage), done)
     first: list[Action] = []  # in an open stage an action is always legal: nothing needs to run to know it
     if stage not in game.open_stages:
         found = next(listing, None)
@@ -223,13 +224,14 @@ def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Act
     return result
 
 
-def _offer(game: Game, data: dict[str, Any], player: int,
-           actions: list[CompiledAction] | None) -> Iterator[list[Action]]:
-    """For each of `actions` in turn that has legal bindings, the list of them."""
+def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None,
+           done: Ctx | None = None) -> Iterator[list[Action]]:
+    """For each of `actions` in turn that has legal bindings, the list of them (on `done`, a finished job's
+    context, if given)."""
     if not actions:
         return
     flow = data["flow"]
-    ctx = Ctx.for_reading(game.program, data, player)
+    ctx = Ctx.for_reading(game.program, data, player) if done is None else done.read_on(player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
         limit = action.limit
@@ -687,7 +689,7 @@ def settle(game: Game, ctx: Ctx) -> None:
             flow["simul"] = None
         else:
             # Only the first action with legal bindings is found here; the rest are listed when someone asks.
-            found = start_listing(game, data, flow["active"])
+            found = start_listing(game, data, flow["active"], ctx)
             if found is not None:
                 ctx.found = found
                 return
