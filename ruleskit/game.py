@@ -69,6 +69,18 @@ class CompiledAction:
     lister: Any = None
     # "NAME@SEAT" for each seat: what the engine counts the action's uses by, per player, written once.
     player_keys: list[str] = attrs.Factory(list)
+    # Whether it has a `limit` (per turn, visit or game): the listing tests the usage counts only then.
+    limited: bool = attrs.field(init=False, eq=False, repr=False)
+    # For each seat, the Actions made so far by their bound values (one shared object per id and player),
+    # and what makes one with a single value bound when there is none yet (made by the engine on first use).
+    tables: list[dict[Any, Any]] = attrs.field(init=False, eq=False, repr=False)
+    makers: list[Any] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        limit = self.limit
+        self.limited = limit.turn is not None or limit.visit is not None or limit.game is not None
+        self.tables = [{} for _ in self.player_keys]
+        self.makers = [None for _ in self.player_keys]
 
 
 @attrs.define
@@ -134,8 +146,6 @@ class Game:
     # from their names at load (lang/reads.py): if not, a turn passing with no pack code run cannot change them.
     ends_read_flow: bool = True
     actions_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
-    # Actions are immutable: the engine hands out one object per distinct action id and player.
-    action_cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     turn_starts: list[tuple[str, Any, bool]] = attrs.field(init=False, eq=False, repr=False)
     anytime_by_stage: dict[str, list[CompiledAction]] = attrs.field(init=False)
     # Stages with an action that is always legal (no parameters, `when`, cost, `require` or limit).

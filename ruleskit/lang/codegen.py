@@ -235,6 +235,9 @@ class GeneratingCompiler(Compiler):
         # are ints: a call whose arguments there are surely ints calls that body directly.
         self._int_params: dict[str, list[int]] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
+        # The lists of zone keys by position made so far, one per content: two reads of one zone through the
+        # same position then read alike, and folding can tell that they read the same list.
+        self._zone_key_lists: dict[tuple[str, ...], list[str]] = {}
         # Python locals known to hold one of some items (a comprehension's variable over a kind's items):
         # {local: those items}. A zone of such an owner is read straight from its key table.
         self._item_locals: dict[str, frozenset[Any]] = {}
@@ -1120,7 +1123,9 @@ class GeneratingCompiler(Compiler):
             if ast.dump(test) != ast.dump(ast.Compare(_const(0), [ast.LtE(), ast.Lt()],
                                                       [owner.body.slice, _const(len(listed))])):
                 return general  # not the test of `g_index` that keeps the position in range
-            key = _sub(self.constant([keys[o] for o in listed], "zone_keys"), owner.body.slice)
+            by_position = tuple(keys[o] for o in listed)
+            key_list = self._zone_key_lists.setdefault(by_position, list(by_position))
+            key = _sub(self.constant(key_list, "zone_keys"), owner.body.slice)
         else:
             return general
         self._count += 1

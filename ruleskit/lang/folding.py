@@ -13,7 +13,9 @@ reads it (each copy's names are its own: `inlining.Inlined`).
 A copy also often tests again what its caller's test has just settled: a rule that tests `i >= 0 and
 i < 7` and then reads `row[i]` of a kind with seven items, whose generated code tests `0 <= i < 7` once more
 to know it may read the item's zone straight from its table. Within the branch where the first test held,
-the second is known to hold and is left out (`_Bounds`).
+the second is known to hold and is left out (`_Bounds`). Likewise a rule that tests `n < count(z)` and then
+reads `z[n]` reads the zone's list twice and tests the position against its length twice: where the test
+held, the second read is the list the first one found, and its position is known to be in it.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def fold_constants(expr: ast.expr) -> ast.expr:
         if not known:
             break
         expr = _Substitute(known).visit(expr)
-    return _Bounds().visit(expr)  # type: ignore[no-any-return]
+    return _Bounds(expr).visit(expr)  # type: ignore[no-any-return]
 
 
 def _is_number(node: ast.expr) -> bool:
@@ -153,14 +155,21 @@ class _Bounds(ast.NodeTransformer):
     line, so they hold for whatever numbers the local holds.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, whole: ast.expr) -> None:
         self.low: dict[str, list[_Bound]] = {}
         self.high: dict[str, list[_Bound]] = {}
+        # Per local `n`: the lists `c` found `len(c) > n` where it holds, as (c, the dump of what `c := ...`
+        # read), for a later read of the same list at `n` (`_known_item`).
+        self.lengths: dict[str, list[tuple[str, str]]] = {}
+        self.reads = Counter(n.id for n in ast.walk(whole) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         node.test = self.visit(node.test)
         if isinstance(node.test, ast.Constant):
             return self.visit(node.body if node.test.value else node.orelse)  # type: ignore[no-any-return]
+        known = self._known_item(node)
+        if known is not None:
+            return known
         added = self._assume(node.test, _assigned_in(node))
         node.body = self.visit(node.body)
         self._forget(added)
@@ -172,7 +181,7 @@ class _Bounds(ast.NodeTransformer):
             self.generic_visit(node)
             return node
         assigned = _assigned_in(node)
-        added: list[tuple[dict[str, list[_Bound]], str]] = []
+        added: list[tuple[dict[str, list[Any]], str]] = []
         values: list[ast.expr] = []
         for index, value in enumerate(node.values):
             value = self.visit(value)
@@ -198,11 +207,20 @@ class _Bounds(ast.NodeTransformer):
         node.left, node.ops, node.comparators = operands[settled], node.ops[settled:], operands[settled + 1:]
         return node
 
-    def _assume(self, test: ast.expr, assigned: set[str]) -> list[tuple[dict[str, list[_Bound]], str]]:
+    def _assume(self, test: ast.expr, assigned: Counter[str]) -> list[tuple[dict[str, list[Any]], str]]:
         """Records the bounds `test` puts on locals not assigned in the node, when it holds."""
-        added: list[tuple[dict[str, list[_Bound]], str]] = []
+        added: list[tuple[dict[str, list[Any]], str]] = []
         for one in _conjuncts(test):
             if not isinstance(one, ast.Compare):
+                continue
+            length = _length_test(one)
+            if length is not None:
+                index, content, read = length
+                # `c` is assigned here alone, and nothing the read or the position reads is assigned in the node.
+                if index not in assigned and assigned[content] == 1 \
+                        and not any(name in assigned for name in _names_of(read)):
+                    self.lengths.setdefault(index, []).append((content, ast.dump(read)))
+                    added.append((self.lengths, index))
                 continue
             operands = [one.left, *one.comparators]
             for i, op in enumerate(one.ops):
@@ -222,9 +240,26 @@ class _Bounds(ast.NodeTransformer):
                 added.append((table, left.id))
         return added
 
-    def _forget(self, added: list[tuple[dict[str, list[_Bound]], str]]) -> None:
+    def _forget(self, added: list[tuple[dict[str, list[Any]], str]]) -> None:
         for table, name in reversed(added):
             table[name].pop()
+
+    def _known_item(self, node: ast.IfExp) -> ast.expr | None:
+        """`c[n]` for `c2[n] if n < len((c2 := read)) else ...` where `n >= 0` holds and an enclosing test found
+        `n < len(c)` of a list `c` read the same way: `c2` is that list, and its item `n` is there."""
+        body, length = node.body, _length_test(node.test) if isinstance(node.test, ast.Compare) else None
+        if length is None or not (isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name)
+                                  and isinstance(body.slice, ast.Name)):
+            return None
+        index, content, read = length
+        if body.value.id != content or body.slice.id != index or self.reads[content] != 1 \
+                or not self._holds(body.slice, ast.GtE(), ast.Constant(0)):
+            return None
+        dumped = ast.dump(read)
+        for known, known_read in reversed(self.lengths.get(index, ())):
+            if known_read == dumped:
+                return ast.Subscript(ast.Name(known, ast.Load()), ast.Name(index, ast.Load()), ast.Load())
+        return None
 
     def _holds(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool:
         """Whether `left op right` surely holds where it is evaluated."""
@@ -246,8 +281,37 @@ _MIRRORED: dict[type[ast.cmpop], type[ast.cmpop]] = {ast.Lt: ast.Gt, ast.LtE: as
                                                      ast.GtE: ast.LtE}
 
 
-def _assigned_in(node: ast.AST) -> set[str]:
-    return {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)}
+def _assigned_in(node: ast.AST) -> Counter[str]:
+    """The locals `node` assigns (`:=`), each with how many places assign it."""
+    return Counter(n.target.id for n in ast.walk(node)
+                   if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name))
+
+
+def _length_test(test: ast.Compare) -> tuple[str, str, ast.expr] | None:
+    """For `n < len((c := read))`, with `read` a lookup of locals and known tables (`D['z'][keys[i]]`):
+    n, c and read."""
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Lt) or not isinstance(test.left, ast.Name):
+        return None
+    call = test.comparators[0]
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "len"
+            and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.NamedExpr)):
+        return None
+    placed = call.args[0]
+    if not isinstance(placed.target, ast.Name) or not _is_lookup(placed.value):
+        return None
+    return test.left.id, placed.target.id, placed.value
+
+
+def _is_lookup(node: ast.expr) -> bool:
+    """Whether `node` only reads locals and constants through subscripts: the same value each time it runs
+    within an expression, which changes no data."""
+    if isinstance(node, ast.Name | ast.Constant):
+        return True
+    return isinstance(node, ast.Subscript) and _is_lookup(node.value) and _is_lookup(node.slice)
+
+
+def _names_of(node: ast.expr) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _conjuncts(test: ast.expr) -> list[ast.expr]:

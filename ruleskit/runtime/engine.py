@@ -234,9 +234,7 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
     ctx = Ctx.for_reading(game.program, data, player) if done is None else done.read_on(player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     for action in actions:
-        limit = action.limit
-        if (limit.turn is not None or limit.visit is not None or limit.game is not None) \
-                and not _within_limits(action, flow, player):
+        if action.limited and not _within_limits(action, flow, player):
             continue
         ctx.env = {}
         if action.when is not None and not action.when(ctx):
@@ -248,9 +246,8 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                 # The generated loop called here, not through `_bind` as for several parameters: going through
                 # `_bind` cost 1.4-1.7% more instructions a decision on the built-in packs measured.
                 ctx.env = {}
-                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]),
-                                _actions_of(game, action, player), MAX_LEGAL_ACTIONS - count,
-                                lambda value: _make_action(game, action, [value], player), None)  # noqa: B023
+                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]), action.tables[player],
+                                MAX_LEGAL_ACTIONS - count, _maker(game, action, player), None)
                 if listed is None:
                     _too_many(action)
                 found = listed
@@ -262,6 +259,16 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         elif (not action.requires and not action.costs) or _allowed(ctx, action):
             count += 1
             yield [_make_action(game, action, [], player)]
+
+
+def _maker(game: Game, action: CompiledAction, player: int) -> Callable[[Any], Action]:
+    """What makes `action`'s Action for `player` with its one parameter bound to a value (`_make_action`)."""
+    maker = action.makers[player]
+    if maker is None:
+        def maker(value: Any) -> Action:
+            return _make_action(game, action, [value], player)
+        action.makers[player] = maker
+    return maker  # type: ignore[no-any-return]
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
@@ -319,7 +326,7 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
         # Actions are filed by the tuple of values when they are plain (as `_make_action` files them; by the
         # value alone with no earlier one), otherwise each is made afresh.
         plain = _plain_values(values)
-        listed = lister(ctx, options, _actions_of(game, action, player) if plain else {}, room - len(out),
+        listed = lister(ctx, options, action.tables[player] if plain else {}, room - len(out),
                         lambda value: _make_action(game, action, [*values, value], player),
                         values if plain and values else None)
         if listed is None:
@@ -354,7 +361,7 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
     requires = action.requires
     always = not requires and not action.costs
     only = requires[0][0] if len(requires) == 1 and not action.costs else None
-    table = _actions_of(game, action, player)
+    table = action.tables[player]
     plain = _plain_values(values)
     seen: set[str] = set()
     for value in options:
@@ -404,8 +411,7 @@ def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> A
         return None
     if action.anytime and not has_action(game, data, player):
         return None  # anytime actions are offered only beside the stage's own
-    if (action.limit.turn is not None or action.limit.visit is not None or action.limit.game is not None) \
-            and not _within_limits(action, data["flow"], player):
+    if action.limited and not _within_limits(action, data["flow"], player):
         return None
     ctx = Ctx.for_reading(game.program, data, player)
     if action.when is not None and not action.when(ctx):
@@ -466,7 +472,7 @@ def _make_action(game: Game, action: CompiledAction, values: list[Any], player: 
     """The action with its parameters bound to `values`: one shared, immutable object per id and player."""
     if values and not _plain_values(values):
         return _new_action(game, action, values, player)
-    table = _actions_of(game, action, player)
+    table = action.tables[player]
     # One parameter is keyed by its value alone, several by the tuple of them, none by ().
     key = (values[0] if len(values) == 1 else tuple(values)) if values else ()
     found = table.get(key)
@@ -475,15 +481,6 @@ def _make_action(game: Game, action: CompiledAction, values: list[Any], player: 
             table.clear()
         found = table[key] = _new_action(game, action, values, player)
     return found  # type: ignore[no-any-return]
-
-
-def _actions_of(game: Game, action: CompiledAction, player: int) -> dict[Any, Action]:
-    """The Actions made so far for `action` and `player`, by their bound values (see `_make_action`)."""
-    cache = game.action_cache
-    table = cache.get((action.name, player))
-    if table is None:
-        table = cache[action.name, player] = {}
-    return table  # type: ignore[no-any-return]
 
 
 def _plain_values(values: list[Any]) -> bool:

@@ -27,12 +27,20 @@ def checked(value: int) -> int:
     raise OutOfRange(value)
 
 
+# Lists by position, as generated code finds a zone's content: `D['z'][keys[i]]` is `T[i]` here.
+TABLE = {i: list(range(10 * i, 10 * i + i % 5)) for i in range(-2, 10)}
+
+
+def miss(position: Any) -> str:
+    return f"miss {position}"
+
+
 def evaluate(code: str | ast.expr, names: dict[str, Any]) -> Any:
     tree = ast.Expression(code if isinstance(code, ast.expr) else ast.parse(code, mode="eval").body)
     try:
         return eval(compile(ast.fix_missing_locations(tree), "<folded>", "eval"),  # noqa: S307 - test input
-                    {"checked": checked}, dict(names))
-    except (OutOfRange, NameError, TypeError) as exc:
+                    {"checked": checked, "miss": miss, "T": TABLE}, dict(names))
+    except (OutOfRange, NameError, TypeError, KeyError, IndexError, OverflowError) as exc:
         return type(exc).__name__
 
 
@@ -88,7 +96,31 @@ def test_bounds_are_reasoned_about_as_numbers_not_as_whole_numbers(value: float)
     assert evaluate(folded(code), {"x": value}) == evaluate(code, {"x": value})
 
 
+def test_a_list_read_again_at_a_position_known_to_be_in_it_is_the_list_read_first() -> None:
+    code = "(c_2[x] if x < len((c_2 := T[y])) else miss(x)) if x >= 0 and x < len((c_1 := T[y])) else None"
+    assert folded(code) == "c_1[x] if x >= 0 and x < len((c_1 := T[y])) else None"
+    for x, y in ((0, 1), (2, 3), (4, 3), (-1, 3), (0, 0)):
+        assert evaluate(folded(code), {"x": x, "y": y}) == evaluate(code, {"x": x, "y": y})
+
+
+@pytest.mark.parametrize("code", [
+    # The position may be below zero: its test is not settled.
+    "(c_2[x] if x < len((c_2 := T[y])) else miss(x)) if x < len((c_1 := T[y])) else None",
+    # Another list.
+    "(c_2[x] if x < len((c_2 := T[x])) else miss(x)) if x >= 0 and x < len((c_1 := T[y])) else None",
+    # What the read reads is assigned between.
+    "((y := y + 1), c_2[x] if x < len((c_2 := T[y])) else miss(x))[-1] if x >= 0 and x < len((c_1 := T[y])) else 0",
+    # The first list's local is assigned again.
+    "((c_1 := T[0]), c_2[x] if x < len((c_2 := T[y])) else miss(x))[-1] if x >= 0 and x < len((c_1 := T[y])) else 0",
+    # The second list's local is read elsewhere too.
+    "((c_2[x] if x < len((c_2 := T[y])) else miss(x)), c_2)[-1] if x >= 0 and x < len((c_1 := T[y])) else 0",
+])
+def test_a_list_read_again_is_kept_where_the_first_read_does_not_settle_it(code: str) -> None:
+    assert "miss" in folded(code)
+
+
 operand = st.one_of(st.sampled_from(NAMES), st.integers(-3, 9).map(str))
+contents = st.sampled_from(["c_1", "c_2", "c_3"])
 comparison = st.builds(lambda a, op, b, more: f"({a} {op} {b}{more})", operand,
                        st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), operand,
                        st.one_of(st.just(""), st.builds(lambda op, c: f" {op} {c}", st.sampled_from(["<", "<="]),
@@ -106,6 +138,10 @@ def expressions() -> st.SearchStrategy[str]:
                       temps),
             st.builds(lambda a, b: f"({a}, {b})[-1]", inner, inner),
             comparison,
+            # A position tested against a list's length, and a list's item read where it is in the list.
+            st.builds(lambda n, c, m: f"({n} < len(({c} := T[{m}])))", st.sampled_from(NAMES), contents, operand),
+            st.builds(lambda n, c, m: f"({c}[{n}] if {n} < len(({c} := T[{m}])) else miss({n}))",
+                      st.sampled_from(NAMES), contents, operand),
         )
     return st.recursive(st.one_of(operand, comparison), grow, max_leaves=12)
 
@@ -116,4 +152,29 @@ values = st.one_of(st.integers(-2, 9), st.sampled_from([6.5, -0.5, 2**61, None])
 @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None)
 @given(code=expressions(), env=st.fixed_dictionaries({name: values for name in NAMES}))
 def test_folding_keeps_what_any_expression_gives(code: str, env: dict[str, Any]) -> None:
+    assert evaluate(folded(code), env) == evaluate(code, env), (code, folded(code))
+
+
+def settled_reads() -> st.SearchStrategy[str]:
+    """An item read under a test of the same list's length, often at the same position of the same list,
+    with other expressions around it that may assign what it reads."""
+    few = st.sampled_from(NAMES[:2])
+    item = st.builds(lambda n, c, m: f"({c}[{n}] if {n} < len(({c} := T[{m}])) else miss({n}))",
+                     few, contents, st.one_of(few, st.integers(0, 4).map(str)))
+    other = expressions()
+    body = st.one_of(
+        item,
+        st.builds(lambda e, i: f"({e}, {i})[-1]", other, item),
+        st.builds(lambda i, e: f"({i}, {e})[-1]", item, other),
+        st.builds(lambda i, t, e: f"({i} if {t} else {e})", item, other, other),
+        st.builds(lambda e, i: f"({e} and {i})", other, item),
+    )
+    return st.builds(lambda b, n, low, c, m, e: f"({b} if {low}{n} < len(({c} := T[{m}])) else {e})",
+                     body, few, st.sampled_from(["", "x >= 0 and ", "y > -1 and ", "x >= 1 and "]), contents,
+                     st.one_of(few, st.integers(0, 4).map(str)), other)
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None)
+@given(code=settled_reads(), env=st.fixed_dictionaries({name: values for name in NAMES}))
+def test_folding_keeps_what_a_list_read_again_gives(code: str, env: dict[str, Any]) -> None:
     assert evaluate(folded(code), env) == evaluate(code, env), (code, folded(code))
