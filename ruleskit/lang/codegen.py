@@ -23,6 +23,7 @@ backends, so the two mix freely.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import re
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from .definitions import Definition
 from .expressions import SPECIALS, unquote
 from .inlining import Inliner, RuleBody, guarded
 from .parser import Origin, parse
+from .quiet import is_quiet
 from .scope import ANY, Fn, Scope, element_type, type_of
 from .statements import bounds_of
 from .values import MAX_INT
@@ -1183,11 +1185,34 @@ class GeneratingCompiler(Compiler):
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)
-                return _int(made) if name == "count" else made
+                if name == "count":
+                    return _int(made)
+                return self._short_circuit(name, values[0], made) or made
             # Most often a list (a rule's result, say): read at once; anything else goes the long way.
             impl = self.constant(builtins.BUILTINS[name].fn, name)
             return _call(f"maybe_list_{name}", impl, _name(CTX), values[0], where)
         return None
+
+    def _short_circuit(self, name: str, made: ast.expr, general: ast.expr) -> ast.expr | None:
+        """`any`/`all` of a comprehension over a kind's items (`made`) that stops at the first element that
+        settles it, when no element can raise or count a step (`quiet.py`): what `general` gives, the steps
+        it charges (one per item for the loop and one per element for the builtin) charged at once. When the
+        budget has no room for them all, `general` runs, to stop at the same place as always."""
+        if not (isinstance(made, ast.ListComp) and len(made.generators) == 1):
+            return None
+        loop = made.generators[0]
+        source = loop.iter
+        if loop.ifs or not isinstance(loop.target, ast.Name) or not (
+                isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "charged"):
+            return None
+        listed = source.args[1]
+        items = self.namespace.get(listed.id) if isinstance(listed, ast.Name) else None
+        if not (isinstance(items, list) and items and all(type(i) is str for i in items)) \
+                or not is_quiet(made.elt, {loop.target.id: frozenset(items)}, self.namespace, DATA):
+            return None
+        lazy = ast.GeneratorExp(copy.deepcopy(made.elt),
+                                [ast.comprehension(ast.Name(loop.target.id, ast.Store()), listed, [], is_async=0)])
+        return _bool(ast.IfExp(_call("charge_at_once", _name(CTX), _const(2 * len(items))), _call(name, lazy), general))
 
     def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         fn, value_type = Compiler.compile_expr(self, node, scope)
