@@ -905,6 +905,17 @@ class GeneratingCompiler(Compiler):
                 return _sub(found, field), result_type
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
+        elif isinstance(base, ast.Name) and base.id in self._item_locals:
+            # A local that holds one of a few items (of a kind, or held by a stack of that kind): read as an
+            # item of its kind is, when they are all of one kind that has the field.
+            kinds = {model.item_kind.get(i) for i in self._item_locals[base.id]}
+            kind = next(iter(kinds)) if len(kinds) == 1 else None
+            how = self._by_kind(field).get(kind) if kind is not None else None
+            if how in ("var", "fixed", "owner"):
+                table = _data("ev") if how == "var" else _name("ITEMS")
+                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
+                return _sub(found, field), result_type
+            return self._any_field(base, field, none_message, node), result_type
         else:  # known only at run time: one dispatch on the value
             return self._any_field(base, field, none_message, node), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
@@ -1194,25 +1205,40 @@ class GeneratingCompiler(Compiler):
         return None
 
     def _short_circuit(self, name: str, made: ast.expr, general: ast.expr) -> ast.expr | None:
-        """`any`/`all` of a comprehension over a kind's items (`made`) that stops at the first element that
-        settles it, when no element can raise or count a step (`quiet.py`): what `general` gives, the steps
-        it charges (one per item for the loop and one per element for the builtin) charged at once. When the
-        budget has no room for them all, `general` runs, to stop at the same place as always."""
-        if not (isinstance(made, ast.ListComp) and len(made.generators) == 1):
+        """`any`/`all` of a comprehension over items the code knows (`made`) that stops at the first element
+        that settles it, when no element can raise or count a step (`quiet.py`): what `general` gives, the
+        steps it charges (one per item for the loop and one per element for the builtin) charged at once.
+        When the budget has no room for them all, `general` runs, to stop at the same place as always."""
+        held = getattr(made, "held_items", None)
+        if not (isinstance(made, ast.ListComp) and len(made.generators) == 1 and held):
             return None
         loop = made.generators[0]
         source = loop.iter
         if loop.ifs or not isinstance(loop.target, ast.Name) or not (
                 isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "charged"):
             return None
+        if not is_quiet(made.elt, {loop.target.id: held}, self.namespace, DATA):
+            return None
         listed = source.args[1]
         items = self.namespace.get(listed.id) if isinstance(listed, ast.Name) else None
-        if not (isinstance(items, list) and items and all(type(i) is str for i in items)) \
-                or not is_quiet(made.elt, {loop.target.id: frozenset(items)}, self.namespace, DATA):
-            return None
-        lazy = ast.GeneratorExp(copy.deepcopy(made.elt),
-                                [ast.comprehension(ast.Name(loop.target.id, ast.Store()), listed, [], is_async=0)])
-        return _bool(ast.IfExp(_call("charge_at_once", _name(CTX), _const(2 * len(items))), _call(name, lazy), general))
+        element = copy.deepcopy(made.elt)
+        if isinstance(items, list):  # a kind's items: their number is known now
+            lazy = ast.GeneratorExp(element, [ast.comprehension(ast.Name(loop.target.id, ast.Store()), listed, [],
+                                                                is_async=0)])
+            charged: ast.expr = _call("charge_at_once", _name(CTX), _const(2 * len(items)))
+        else:
+            # A stack's content, read again by `general` when the budget has no room: the read must be the
+            # same each time, and a `:=` cannot stand in a comprehension's source.
+            if self._in_iterable or self._may_step([listed]):
+                return None
+            self._count += 1
+            content = f"s_{self._count}"
+            lazy = ast.GeneratorExp(element, [ast.comprehension(ast.Name(loop.target.id, ast.Store()),
+                                                                _name(content), [], is_async=0)])
+            charged = ast.Compare(ast.NamedExpr(ast.Name(content, ast.Store()),
+                                                _call("charged_twice", _name(CTX), copy.deepcopy(listed))),
+                                  [ast.IsNot()], [_const(None)])
+        return _bool(ast.IfExp(charged, _call(name, lazy), general))
 
     def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         fn, value_type = Compiler.compile_expr(self, node, scope)
@@ -1242,8 +1268,13 @@ class GeneratingCompiler(Compiler):
         self._item_locals = {n: v for n, v in item_locals.items() if n != f"L_{var}"}
         listed_items = self._listed(source)
         known = self.namespace.get(listed_items.id) if isinstance(listed_items, ast.Name) else None
+        held_items: frozenset[Any] | None = None  # the items the variable may hold, when the code knows them
         if isinstance(known, list) and all(type(i) is str for i in known):
-            self._item_locals[f"L_{var}"] = frozenset(known)  # a kind's items, fixed when the code is made
+            held_items = frozenset(known)  # a kind's items, fixed when the code is made
+        else:
+            held_items = self._held_kind(source)
+        if held_items is not None:
+            self._item_locals[f"L_{var}"] = held_items
         try:
             body, body_type = self.gen_expr(body_node, inner)
             conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
@@ -1264,10 +1295,24 @@ class GeneratingCompiler(Compiler):
                 items = _call(helper, _name(CTX), listed if listed is not None else source,
                               _const(self.where(node)))
             loop = ast.comprehension(ast.Name(target.id, ast.Store()), items, conditions, is_async=0)
-            return ast.ListComp(body, [loop]), f"list:{body_type}"
+            made = ast.ListComp(body, [loop])
+            if held_items is not None:
+                made.held_items = held_items  # type: ignore[attr-defined]  # for `_short_circuit`
+            return made, f"list:{body_type}"
         items = _call("each", _name(CTX), _name(ENV), _const(var), source, _const(self.where(node)))
         loop = ast.comprehension(ast.Name("_", ast.Store()), items, conditions, is_async=0)
         return ast.ListComp(body, [loop]), f"list:{body_type}"
+
+    def _held_kind(self, source: ast.expr) -> frozenset[str] | None:
+        """The items a stack's content may hold, for a comprehension over `zone_list(data, ref)` of a stack
+        the code fixes: a stack that says what it holds holds only items of that kind (zones.add refuses
+        others, and a saved state is checked to hold no others)."""
+        if not (isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "zone_list"):
+            return None
+        zone = self._static_zone(source.args[1])
+        if zone is None or zone.type != "stack" or not zone.of or zone.of not in self.model.kinds:
+            return None
+        return frozenset(i for i, k in self.model.item_kind.items() if k == zone.of)
 
     def _zone_content(self, ref: ast.expr) -> ast.expr:
         """The list in the game data of the zone `ref` names (a stack or a row, `zone_list` without the

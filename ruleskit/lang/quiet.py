@@ -36,6 +36,7 @@ class _Quiet:
         self.namespace = namespace
         self.data = data
         self.lists: set[str] = set()  # locals the expression binds to a zone's list
+        self.ints: set[str] = set()  # locals the expression binds to a whole number
 
     def quiet(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant | ast.Name):
@@ -58,6 +59,13 @@ class _Quiet:
         if isinstance(node, ast.Subscript):
             return self.item_field(node) is not None
         if isinstance(node, ast.IfExp):
+            tested = self.int_test(node.test)
+            if tested is not None:  # `x if type((a := n)) is int else general(...)` with n surely a number
+                saved = set(self.ints)
+                self.ints |= tested
+                quiet = self.quiet(node.body)
+                self.ints = saved
+                return quiet
             if not self.quiet(node.test):
                 return False
             bound = set(self.lists)  # each branch sees what the test bound, not what the other branch binds
@@ -74,10 +82,30 @@ class _Quiet:
                        for op, left, right in zip(node.ops, operands, operands[1:], strict=False))
         return self.number(node)
 
+    def int_test(self, test: ast.expr) -> set[str] | None:
+        """The locals `test` binds when it is `type((a := n)) is int` (or several such joined by `&`) with each
+        `n` surely a number: it always holds. None for any other test."""
+        if isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitAnd):
+            left, right = self.int_test(test.left), self.int_test(test.right)
+            return None if left is None or right is None else left | right
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is)
+                and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id == "int"):
+            return None
+        typed = test.left
+        if not (isinstance(typed, ast.Call) and isinstance(typed.func, ast.Name) and typed.func.id == "type"
+                and len(typed.args) == 1 and not typed.keywords):
+            return None
+        placed = typed.args[0]
+        if isinstance(placed, ast.NamedExpr) and isinstance(placed.target, ast.Name) and self.number(placed.value):
+            return {placed.target.id}
+        return None
+
     def number(self, node: ast.expr) -> bool:
         """Whether `node` is quiet and surely gives a whole number."""
         if isinstance(node, ast.Constant):
             return type(node.value) is int
+        if isinstance(node, ast.Name):
+            return node.id in self.ints
         if isinstance(node, ast.Subscript):
             values = self.item_field(node)
             return values is not None and all(type(v) is int for v in values)

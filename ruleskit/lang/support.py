@@ -344,6 +344,16 @@ def charge_at_once(ctx: Ctx, steps: int) -> bool:
     return False
 
 
+def charged_twice(ctx: Ctx, items: list[Any]) -> list[Any] | None:
+    """`items`, with two steps counted for each (a loop over them, then `any` or `all` of what it made) if
+    the budget has room for them all; else None, and nothing counted."""
+    steps = ctx.steps + 2 * len(items)
+    if steps <= ctx.budget:
+        ctx.steps = steps
+        return items
+    return None
+
+
 def list_all(ctx: Ctx, value: list[Any], where: str) -> bool:
     if value:
         ctx.steps += len(value)
@@ -560,7 +570,7 @@ NAMES: dict[str, Any] = {
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
-    "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "charge_at_once": charge_at_once, "all": all, "any": any, "maybe_list_count": maybe_list_count,
+    "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "charge_at_once": charge_at_once, "charged_twice": charged_twice, "all": all, "any": any, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
     "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,

@@ -35,6 +35,25 @@ of = "chip"
 owner = "pile"
 capacity = 3
 
+[kinds.card]
+fields = { rank = "int" }
+items.one = { rank = 1 }
+items.two = { rank = 2 }
+items.three = { rank = 3 }
+items.four = { rank = 4 }
+items.five = { rank = 5 }
+items.six = { rank = 6 }
+
+[zones.deck]
+type = "stack"
+of = "card"
+start = ["one", "two", "three", "four", "five", "six"]
+
+[zones.hand]
+type = "stack"
+of = "card"
+owner = "player"
+
 [counters.seen]
 owner = "player"
 max = 1000000000
@@ -46,6 +65,7 @@ stage = "main"
 
 [flow]
 start = "play"
+setup = "shuffle deck\\nfor p in players { draw 2 from deck to p.hand }"
 
 [actions.put]
 stage = "main"
@@ -64,11 +84,15 @@ score = "p.seen"
 RULES = """\
 rule any_empty() = any([count(c.chips) == 0 for c in pile])
 rule all_low() = all([count(c.chips) < 2 or c.number == 2 for c in pile])
-rule tally() = (if any_empty() then 1 else 0) + (if all_low() then 2 else 0)
+rule holds(p, r) = any([c.rank == r for c in items(p.hand)])
+rule all_above(p) = all([c.rank > 1 for c in items(p.hand)])
+rule tally() = (if any_empty() then 1 else 0) + (if all_low() then 2 else 0) + (if holds(me, 3) then 4 else 0)
+    + (if all_above(me) then 8 else 0)
 rule divided() = all([6 // count(c.chips) > 1 for c in pile])
 """
 
-PLAY = "move me.chip from supply to p.chips\\nme.seen += tally()\\nend turn"
+PLAY = ("move me.chip from supply to p.chips\\nme.seen += tally()\\n"
+        "if count(deck) > 0 and count(me.hand) < 3 { draw 1 from deck to me.hand }\\nend turn")
 
 
 def pack(tmp_path: Path, effect: str = PLAY, rules: str = RULES) -> Path:
@@ -77,8 +101,10 @@ def pack(tmp_path: Path, effect: str = PLAY, rules: str = RULES) -> Path:
 
 def test_any_and_all_over_quiet_elements_stop_early_and_others_do_not(tmp_path: Path) -> None:
     code = ruleskit.load(pack(tmp_path), cache=False, backend="compiled").code
-    # The end condition, any_empty and all_low stop early; divided may divide by zero: its list is built whole.
+    # The end condition, any_empty and all_low stop early, and so do holds and all_above over a hand of
+    # cards; divided may divide by zero: its list is built whole.
     assert code.count("charge_at_once(ctx, 6)") == 3
+    assert code.count("charged_twice(ctx, ") == 2
     divided = code[code.index("def rule_divided"):].split("\n\n")[0]
     assert "charge_at_once" not in divided and "list_all" in divided
 
@@ -100,10 +126,10 @@ def outcome(root: Path, backend: str) -> Any:
     return state.to_json()
 
 
-@pytest.mark.parametrize("spent", range(17))
+@pytest.mark.parametrize("spent", range(27))
 def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> None:
-    # A round of the inner loop takes 17 steps, 12 of them charged by the two lists at once; `spent`
-    # statements first move where in a round the budget runs out: in either list's charge, or elsewhere.
+    # A round of the inner loop takes 27 steps, 20 of them charged by the four lists at once; `spent`
+    # statements first move where in a round the budget runs out: in any list's charge, or elsewhere.
     before = "".join("let w = 0\\n" for _ in range(spent))
     effect = before + "for i in range(10000) {\\n    for j in range(10) {\\n        let x = tally()\\n    }\\n}\\nend turn"
     root = pack(tmp_path, effect)
