@@ -682,12 +682,13 @@ class GeneratingCompiler(Compiler):
             return None
         owner = f"action {action} require"
         value = f"L_{param}"
-        distinct = self._distinct_items(action, param, options, names)
+        # Options each given once, and each a str or an int: a kind's items, or the numbers of a `range`.
+        distinct_items, distinct = self._distinct_options(action, param, options, names)
 
         def tests() -> list[ast.expr]:
             saved = self._item_locals
-            if distinct:
-                self._item_locals = {**saved, value: frozenset(distinct)}
+            if distinct_items:
+                self._item_locals = {**saved, value: frozenset(distinct_items)}
             made: list[ast.expr] = []
             try:
                 for text, origin in checks:  # expressions as text (the pack schema admits nothing else)
@@ -775,22 +776,27 @@ class GeneratingCompiler(Compiler):
             ast.Return(_name("out")),
         ], [])]
 
-    def _distinct_items(self, action: str, param: str, options: tuple[str, Origin] | None,
-                        names: dict[str, str]) -> list[str]:
-        """The items a parameter's options always are, each once (a kind's items), or [] if not known."""
+    def _distinct_options(self, action: str, param: str, options: tuple[str, Origin] | None,
+                          names: dict[str, str]) -> tuple[list[str], bool]:
+        """The items a parameter's options always are, each once (a kind's items), or [] if not known; and
+        whether the options are each given once and each a str or an int (those items, or a `range`)."""
         if options is None:
-            return []
+            return [], False
         text, origin = options
         self.origin, self.current = origin, f"action {action} parameter {param}"
         earlier = {name: kind for name, kind in names.items() if name != param}
         source, _ = self.gen_expr(parse(text, "expr", origin), Scope(earlier))
         self._note_calls(self.current)  # the calls the parameter's own code notes
+        # `range` gives each whole number once, whatever it is given, or raises.
+        numbers = isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+            and source.func.id in ("call_builtin1", "call_builtin2") and isinstance(source.args[0], ast.Name) \
+            and self.namespace.get(source.args[0].id) is builtins.BUILTINS["range"].fn
         listed = self._listed(source)
         known = self.namespace.get(listed.id) if isinstance(listed, ast.Name) else None
         if isinstance(known, list) and known and all(type(i) is str for i in known) \
                 and len(set(known)) == len(known):
-            return list(known)
-        return []
+            return list(known), True
+        return [], numbers
 
     def _block_function(self, tree: Tree, scope: Scope, what: str, resumable: bool = False) -> Fn:
         body, _ = self.generate(lambda: self.gen_block(tree, scope), scope.all_names())

@@ -376,6 +376,29 @@ def test_a_parameter_over_a_kind_with_checks_that_charge_nothing_is_charged_at_o
     assert lister(ctx, options, {}, 1, str.upper, None) is None and ctx.steps == 3
 
 
+RANGES = """
+[actions.pick]
+stage = "main"
+label = "Pick {n} for {p}"
+params = { p = "players", n = "range(2, 7)" }
+require = [{ check = "n != 4 and (p == 0 or n > 3)", message = "no" }]
+effect = "end turn"
+"""
+
+
+def test_a_parameter_over_a_range_is_listed_without_a_repeat_test_as_the_reference_lists_it(tmp_path: Path) -> None:
+    compiled, closures = (_game(tmp_path, backend, RANGES) for backend in BACKENDS)
+    code = compiled.code
+    pick = code[code.index("def action_pick_lister"):code.index("return out", code.index("def action_pick_lister"))]
+    assert "seen" not in pick and "ctx.steps += len(options)" in pick
+    listed = _listing(compiled)
+    assert listed == _listing(closures)
+    assert [row[0] for row in listed] == ["score", "pick:0,2", "pick:0,3", "pick:0,5", "pick:0,6", "pick:1,5",
+                                          "pick:1,6"]
+    state, reference = (game.new_game(players=2, seed=3).apply("pick:1,6") for game in (compiled, closures))
+    assert state.to_json() == reference.to_json()
+
+
 # Random actions of one to three parameters, their options repeating and reading earlier parameters, and
 # random `require`s over them (a comprehension among them): every listing the same under both backends.
 FUZZ_EXAMPLES = max(8, int(os.environ.get("RULESKIT_FUZZ_EXAMPLES", "150")) // 6)
@@ -390,7 +413,12 @@ def actions(draw: st.DrawFn) -> str:
         earlier = NAMES[:index]
         items = draw(st.lists(st.one_of(st.integers(0, 3).map(str), st.sampled_from(earlier).map(
             lambda n: f"{n} + 1") if earlier else st.just("2")), max_size=5))
-        params.append(f'{NAMES[index]} = "[{", ".join(items)}]"')
+        if draw(st.booleans()):
+            params.append(f'{NAMES[index]} = "[{", ".join(items)}]"')
+        else:  # each number once, given by range() from numbers that may be earlier parameters
+            low, high = draw(st.lists(st.one_of(st.integers(-1, 4).map(str), st.sampled_from(earlier))
+                                      if earlier else st.integers(-1, 4).map(str), min_size=2, max_size=2))
+            params.append(f'{NAMES[index]} = "range({low}, {high})"')
     used = NAMES[:count]
     leaf = st.one_of(st.sampled_from(used), st.integers(0, 4).map(str))
     check = st.one_of(
