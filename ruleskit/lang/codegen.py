@@ -56,6 +56,10 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
              "player_name", "type", "fail", "checked", "add", "subtract", "multiply", "floor_divide", "modulo",
              "negate", "add_numbers", "less", "less_equal", "greater", "greater_equal", "need_int", "player_owner", "index",
              "any_field", "copy_list", "kind_items", "player_list", "seat_list", "len"}
+# Helpers that run no pack code (whatever steps they count): a definition that calls only these, and
+# `get` and `count` of tables and lists, never reads the nesting depth while it runs.
+_RUNS_NO_PACK_CODE = _STEPLESS | {"charged", "charged_any", "charged_twice", "charge_at_once", "ticked", "list_any",
+                                  "list_all", "list_count", "all", "any", "over_budget", "str", "int"}
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -451,14 +455,21 @@ class GeneratingCompiler(Compiler):
         where = f"{what} {definition.name} ({definition.location})"
         handlers = [ast.ExceptHandler(_name("Return"), None, [ast.Pass()])] if catch_return else []
         depth = _attr(_name(CTX), "depth")
-        too_deep = ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)])
         params = tuple(f"L_{n}" for n in names) if local else tuple(f"A_{i}" for i in range(len(names)))
         enter: list[ast.stmt] = [
             *self._tick_at(where),  # every call is a step
             ast.Assign([ast.Name(FRAME_LOCAL, ast.Store())], _const(where)),  # begun: errors name it from here
-            ast.AugAssign(_store(depth), ast.Add(), _const(1)),
-            ast.If(too_deep, [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], []),
         ]
+        leaf = not self._may_enter(body)
+        if leaf:
+            # Nothing it runs reads the nesting depth (no call reaches pack code): only the limit is tested.
+            enter.append(ast.If(ast.Compare(depth, [ast.GtE()], [_const(MAX_DEPTH)]), [
+                ast.AugAssign(_store(depth), ast.Add(), _const(1)),
+                ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], []))
+        else:
+            enter += [ast.AugAssign(_store(depth), ast.Add(), _const(1)),
+                      ast.If(ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)]),
+                             [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], [])]
         restore_env = not local or keep_env
         if restore_env:
             enter.append(ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")))
@@ -472,7 +483,7 @@ class GeneratingCompiler(Compiler):
             run = [ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved"))])]
         elif handlers:
             run = [ast.Try(body, handlers, [], [])]
-        leave: list[ast.stmt] = [ast.AugAssign(_store(depth), ast.Sub(), _const(1))]
+        leave: list[ast.stmt] = [] if leaf else [ast.AugAssign(_store(depth), ast.Sub(), _const(1))]
         if result is not None:
             leave.append(ast.Return(result))
         return [*enter, *run, *leave], params
@@ -510,6 +521,24 @@ class GeneratingCompiler(Compiler):
         callees.update(self._proc_callees.values())
         callees.update(self._gen_callees.values())
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
+
+    def _may_enter(self, code: list[ast.stmt]) -> bool:
+        """Whether `code` may run pack code (which reads the nesting depth): any call but to the helpers that
+        run none and to the `get` and `count` of a table or list, and any generator (it stops and goes on)."""
+        for stmt in code:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Yield | ast.YieldFrom):
+                    return True
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in ("get", "count") \
+                        and not (isinstance(func.value, ast.Name) and func.value.id == CTX):
+                    continue
+                if isinstance(func, ast.Name) and func.id in _RUNS_NO_PACK_CODE:
+                    continue
+                return True
+        return False
 
     @staticmethod
     def _restoring_depth(body: list[ast.stmt]) -> list[ast.stmt]:
