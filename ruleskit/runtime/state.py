@@ -410,6 +410,9 @@ class State:
         # The flow found the first legal action only when it stopped for a decision (not for a choice, nor
         # at the end of the game).
         found = ctx.found
+        # The listing goes on on this context (`Ctx.read_on`): the context lets go of it, or the two would
+        # form a cycle that only the garbage collector frees.
+        ctx.found = None
         self._legal = Listing(found[0], found[1]) if found is not None else None
 
     # ------------------------------------------------------------- copies, JSON, views
