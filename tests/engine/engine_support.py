@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import ruleskit
 from ruleskit import Game, State
 
 PACKS = Path(__file__).resolve().parent.parent / "packs"
@@ -100,3 +102,14 @@ def line_of(path: Path, needle: str) -> int:
         if needle in text:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+def first_decision(root: Path, backend: str) -> Any:
+    """The state after the first legal action of a 2-player game (seed 1) of the pack at `root`, as JSON, or the
+    error that action raised."""
+    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+    try:
+        state.apply(state.legal_actions()[0])
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return f"{type(exc).__name__}: {exc}"
+    return state.to_json()

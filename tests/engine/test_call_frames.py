@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
-from engine_support import TINY_GAME, TINY_RULES, write_pack
+from engine_support import TINY_GAME, TINY_RULES, first_decision, write_pack
 
 import ruleskit
 from ruleskit.errors import BudgetExceeded
@@ -32,16 +31,6 @@ def outcome(root: Path, backend: str) -> str:
     except BudgetExceeded as exc:
         return exc.message
     return f"result {state.result}"
-
-
-def first_decision(root: Path, backend: str) -> Any:
-    """The state after the first legal action, as JSON, or the error that action raised."""
-    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
-    try:
-        state.apply(state.legal_actions()[0])
-    except Exception as exc:  # noqa: BLE001 - the error itself is compared
-        return f"{type(exc).__name__}: {exc}"
-    return state.to_json()
 
 
 def test_the_nesting_limit_names_the_same_callers(tmp_path: Path) -> None:

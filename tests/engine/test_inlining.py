@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_support import TINY_GAME, play_random, write_pack
+from engine_support import TINY_GAME, first_decision, play_random, write_pack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,16 +30,6 @@ rule listed(n) = count([x for x in range(n)]) + leaf(n)
 def chain(length: int) -> str:
     """Rules r0 .. r{length - 1}, each calling the one before and adding one."""
     return "rule r0(a) = a + 1\n" + "".join(f"rule r{i}(a) = r{i - 1}(a) + 1\n" for i in range(1, length))
-
-
-def outcome(root: Path, backend: str) -> Any:
-    """The first decision's state as JSON, or the error it raised."""
-    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
-    try:
-        state.apply(state.legal_actions()[0])
-    except Exception as exc:  # noqa: BLE001 - the error itself is compared
-        return f"{type(exc).__name__}: {exc}"
-    return state.to_json()
 
 
 def pack_with(tmp_path: Path, effect: str, rules: str = RULES) -> Path:
@@ -67,7 +57,7 @@ def test_the_generated_code_writes_small_rules_in_place(tmp_path: Path) -> None:
                                   "mid(4503599627370496 * 512)", "listed(0) + top(1)"])
 def test_results_and_errors_agree_with_the_reference(tmp_path: Path, call: str) -> None:
     root = pack_with(tmp_path, f"me.points += {call}\\nend turn")
-    assert outcome(root, "compiled") == outcome(root, "closures")
+    assert first_decision(root, "compiled") == first_decision(root, "closures")
 
 
 def test_a_body_too_deep_to_fold_stays_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,7 +71,7 @@ def test_a_body_too_deep_to_fold_stays_calls(tmp_path: Path, monkeypatch: pytest
     game = ruleskit.load(root, cache=False, backend="compiled")
     assert "inlined_steps" not in game.code
     monkeypatch.undo()
-    assert outcome(root, "compiled") == outcome(root, "closures")
+    assert first_decision(root, "compiled") == first_decision(root, "closures")
 
 
 DIVIDING_RULES = """\
@@ -95,7 +85,7 @@ rule both(a) = div(a, 3) * 10 + rem(a, 3)
                                   "rem(true, 2)", "div(2, none)", "div(4503599627370496 * 1024, -1) // 4"])
 def test_division_and_remainder_give_the_reference_results_and_errors(tmp_path: Path, call: str) -> None:
     root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules=DIVIDING_RULES)
-    results = [outcome(root, backend) for backend in BACKENDS]
+    results = [first_decision(root, backend) for backend in BACKENDS]
     assert results[0] == results[1]
     assert ("division by zero" in str(results[0])) == call.endswith(", 0)")
 
@@ -103,7 +93,7 @@ def test_division_and_remainder_give_the_reference_results_and_errors(tmp_path: 
 @pytest.mark.parametrize("call", ["seat(me) + 1", "seat(1)", "seat(true)", "seat(none)", "seat(\\\"x\\\")"])
 def test_a_players_index_read_from_an_untyped_parameter_agrees_with_the_reference(tmp_path: Path, call: str) -> None:
     root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules="rule seat(p) = p.index\n")
-    assert outcome(root, "compiled") == outcome(root, "closures")
+    assert first_decision(root, "compiled") == first_decision(root, "closures")
 
 
 # `shift` gets numbers from `far` and `tilted`: the arithmetic on them is known when the code is generated.
@@ -133,7 +123,7 @@ def test_arithmetic_on_numbers_given_to_a_copy_is_worked_out_when_the_code_is_ge
 def test_folded_arithmetic_gives_the_reference_results_and_range_errors(tmp_path: Path, call: str) -> None:
     # `huge` doubles a number past the language's range: the error is raised at run time, where it was.
     root = pack_with(tmp_path, f"me.points += {call}\\nend turn", rules=FOLDED_RULES)
-    results = [outcome(root, backend) for backend in BACKENDS]
+    results = [first_decision(root, backend) for backend in BACKENDS]
     assert results[0] == results[1]
     if call == "huge(1)":
         assert "out of range" in str(results[0]) or "too large" in str(results[0]), results[0]
@@ -144,7 +134,7 @@ def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> No
     # Two rounds take 13 steps (4 or 5 inside `top`); `spent` statements before the loop move where in a
     # round the budget runs out: at the loop, at `top`, or at one of the calls it writes in place.
     root = pack_with(tmp_path, spinning(spent))
-    messages = [outcome(root, backend) for backend in BACKENDS]
+    messages = [first_decision(root, backend) for backend in BACKENDS]
     assert messages[0] == messages[1]
     assert "step budget of 200000 exceeded" in messages[0]
 
@@ -153,7 +143,7 @@ def test_the_places_the_budget_runs_out_cover_the_rules_written_in_place(tmp_pat
     places = set()
     for spent in range(13):
         root = pack_with(tmp_path, spinning(spent))
-        message = outcome(root, "compiled")
+        message = first_decision(root, "compiled")
         places.add(message.split(" exceeded in ")[1].split(" (")[0])
     assert {"rule leaf", "rule mid"} <= places  # the error comes from inside what is inlined
 
@@ -163,7 +153,7 @@ def test_the_nesting_limit_is_met_at_the_same_call(tmp_path: Path, length: int) 
     # Rules nest `length` deep: near the limit a caller's inlined rules must give way to the calls, so that
     # the error names the same rule and the same callers.
     root = pack_with(tmp_path, f"me.points += r{length - 1}(0)\\nend turn", rules=chain(length))
-    messages = [outcome(root, backend) for backend in BACKENDS]
+    messages = [first_decision(root, backend) for backend in BACKENDS]
     assert messages[0] == messages[1]
     assert ("nesting limit of 48 calls exceeded" in str(messages[0])) == (length > 48)
 
@@ -196,7 +186,7 @@ def test_a_callers_locals_are_not_the_copies_locals(tmp_path: Path, name: str) -
     # never writes one of them.
     rules = f"rule inc(a) = a + 1\nrule twice(b) = inc(b) * 2\nrule outer({name}, y) = twice(y + 1) + {name} * 1000\n"
     root = pack_with(tmp_path, "me.points += outer(7, 1)\\nend turn", rules=rules)
-    assert outcome(root, "compiled") == outcome(root, "closures")
+    assert first_decision(root, "compiled") == first_decision(root, "closures")
     state = ruleskit.load(root, cache=False).new_game(players=2, seed=1)
     state.apply(state.legal_actions()[0])
     assert state.data["pv"][0]["points"] == (1 + 1 + 1) * 2 + 7000
@@ -254,7 +244,7 @@ def test_random_programs_agree_with_the_reference(tmp_path_factory: pytest.TempP
         effect = f"let i = 3\\nlet j = 2\\nsay {call}\\nend turn"
     root = pack_with(tmp_path_factory.mktemp("fuzz"), effect, rules=program)
     try:
-        results = [outcome(root, backend) for backend in BACKENDS]
+        results = [first_decision(root, backend) for backend in BACKENDS]
     except ruleskit.errors.RulesError:
         return  # a program the checks refuse (a type error known at load) is refused by both alike
     assert results[0] == results[1], program

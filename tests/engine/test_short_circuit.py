@@ -5,10 +5,9 @@ same budget errors as the reference backend, which builds the whole list."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from engine_support import play_random, write_pack
+from engine_support import first_decision, play_random, write_pack
 
 import ruleskit
 
@@ -117,15 +116,6 @@ def test_games_agree_with_the_reference(tmp_path: Path, seed: int) -> None:
     assert states[0].result is not None and states[0].result["reason"] == "every pile is full"
 
 
-def outcome(root: Path, backend: str) -> Any:
-    state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
-    try:
-        state.apply(state.legal_actions()[0])
-    except Exception as exc:  # noqa: BLE001 - the error itself is compared
-        return f"{type(exc).__name__}: {exc}"
-    return state.to_json()
-
-
 @pytest.mark.parametrize("spent", range(27))
 def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> None:
     # A round of the inner loop takes 27 steps, 20 of them charged by the four lists at once; `spent`
@@ -133,13 +123,13 @@ def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> No
     before = "".join("let w = 0\\n" for _ in range(spent))
     effect = before + "for i in range(10000) {\\n    for j in range(10) {\\n        let x = tally()\\n    }\\n}\\nend turn"
     root = pack(tmp_path, effect)
-    messages = [outcome(root, backend) for backend in BACKENDS]
+    messages = [first_decision(root, backend) for backend in BACKENDS]
     assert messages[0] == messages[1]
     assert "step budget of 200000 exceeded" in messages[0]
 
 
 def test_an_element_that_raises_raises_as_the_reference_does(tmp_path: Path) -> None:
     root = pack(tmp_path, "me.seen += if divided() then 1 else 0\\nend turn")
-    messages = [outcome(root, backend) for backend in BACKENDS]
+    messages = [first_decision(root, backend) for backend in BACKENDS]
     assert messages[0] == messages[1]
     assert "zero" in messages[0].lower()
