@@ -175,8 +175,7 @@ class Game:
                              and phase.on_turn_end is nothing and phase.on_round_end is nothing
                              and not {"turn_end", "round_end"} & set(hooks)}
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
-            not a.params and a.when is None and not a.costs and not a.requires
-            and a.limit.turn is None and a.limit.visit is None and a.limit.game is None for a in actions)}
+            not a.params and a.when is None and not a.costs and not a.requires and not a.limited for a in actions)}
 
     @property
     def code(self) -> str:

@@ -101,6 +101,13 @@ def _int(node: ast.expr) -> ast.expr:
     return node
 
 
+def _item_field(how: str, item: ast.expr, field: str, none_message: ast.expr) -> ast.expr:
+    """`item.field` of an item surely of a kind with that field: a table lookup that finds nothing for none
+    (then `fail` raises the message), so the check costs nothing when it passes."""
+    table = _data("ev") if how == "var" else _name("ITEMS")
+    return _sub(ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), item), _call("fail", none_message)]), field)
+
+
 def _bool(node: ast.expr) -> ast.expr:
     """Mark `node` as code that gives True or False whenever it gives a value."""
     node.sure_bool = True  # type: ignore[attr-defined]
@@ -131,6 +138,20 @@ def _locate(tree: ast.AST) -> None:
                 stack.append(value)
             elif isinstance(value, list):
                 stack.extend(item for item in value if isinstance(item, ast.AST))
+
+
+def _calls_beyond(code: list[Any], helpers: set[str]) -> bool:
+    """Whether `code` calls anything but `helpers` and the `get` and `count` of a table or list (a lookup, or
+    counting the empty places of a zone's list)."""
+    for tree in code:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in ("get", "count"):
+                    continue
+                if not (isinstance(func, ast.Name) and func.id in helpers):
+                    return True
+    return False
 
 
 def _as_generator(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -522,23 +543,13 @@ class GeneratingCompiler(Compiler):
         callees.update(self._gen_callees.values())
         return any(isinstance(n, ast.Name) and n.id in callees for stmt in code for n in ast.walk(stmt))
 
-    def _may_enter(self, code: list[ast.stmt]) -> bool:
-        """Whether `code` may run pack code (which reads the nesting depth): any call but to the helpers that
-        run none and to the `get` and `count` of a table or list, and any generator (it stops and goes on)."""
-        for stmt in code:
-            for node in ast.walk(stmt):
-                if isinstance(node, ast.Yield | ast.YieldFrom):
-                    return True
-                if not isinstance(node, ast.Call):
-                    continue
-                func = node.func
-                if isinstance(func, ast.Attribute) and func.attr in ("get", "count") \
-                        and not (isinstance(func.value, ast.Name) and func.value.id == CTX):
-                    continue
-                if isinstance(func, ast.Name) and func.id in _RUNS_NO_PACK_CODE:
-                    continue
-                return True
-        return False
+    @staticmethod
+    def _may_enter(code: list[ast.stmt]) -> bool:
+        """Whether `code` may run pack code (which reads the nesting depth): a call to anything but the
+        helpers that run none, or a generator (it stops and goes on)."""
+        if any(isinstance(node, ast.Yield | ast.YieldFrom) for stmt in code for node in ast.walk(stmt)):
+            return True
+        return _calls_beyond(code, _RUNS_NO_PACK_CODE)
 
     @staticmethod
     def _restoring_depth(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -934,10 +945,7 @@ class GeneratingCompiler(Compiler):
         elif base_type in model.kinds:
             how = self._by_kind(field).get(base_type)
             if how in ("var", "fixed", "owner"):
-                # A table lookup that finds nothing for none, so the check costs nothing when it passes.
-                table = _data("ev") if how == "var" else _name("ITEMS")
-                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
-                return _sub(found, field), result_type
+                return _item_field(how, base, field, none_message), result_type
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
         elif isinstance(base, ast.Name) and base.id in self._item_locals:
@@ -947,9 +955,7 @@ class GeneratingCompiler(Compiler):
             kind = next(iter(kinds)) if len(kinds) == 1 else None
             how = self._by_kind(field).get(kind) if kind is not None else None
             if how in ("var", "fixed", "owner"):
-                table = _data("ev") if how == "var" else _name("ITEMS")
-                found = ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), base), _call("fail", none_message)])
-                return _sub(found, field), result_type
+                return _item_field(how, base, field, none_message), result_type
             return self._any_field(base, field, none_message, node), result_type
         else:  # known only at run time: one dispatch on the value
             return self._any_field(base, field, none_message, node), result_type
@@ -1303,11 +1309,10 @@ class GeneratingCompiler(Compiler):
         self._item_locals = {n: v for n, v in item_locals.items() if n != f"L_{var}"}
         listed_items = self._listed(source)
         known = self.namespace.get(listed_items.id) if isinstance(listed_items, ast.Name) else None
-        held_items: frozenset[Any] | None = None  # the items the variable may hold, when the code knows them
-        if isinstance(known, list) and all(type(i) is str for i in known):
-            held_items = frozenset(known)  # a kind's items, fixed when the code is made
-        else:
-            held_items = self._held_kind(source)
+        # The items the variable may hold, when the code knows them: a kind's items, fixed when the code is
+        # made, or what a stack of one kind holds.
+        held_items = frozenset(known) if isinstance(known, list) and all(type(i) is str for i in known) \
+            else self._held_kind(source)
         if held_items is not None:
             self._item_locals[f"L_{var}"] = held_items
         try:
@@ -1385,17 +1390,10 @@ class GeneratingCompiler(Compiler):
 
     def _may_step(self, code: list[ast.expr]) -> bool:
         """Whether `code` may count a step of the budget (or reach code that does)."""
-        for tree in code:
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    func = node.func
-                    if isinstance(func, ast.Attribute) and func.attr in ("get", "count"):
-                        continue  # a table lookup, or counting the empty places of a zone's list
-                    if not (isinstance(func, ast.Name) and func.id in _STEPLESS):
-                        return True
-                elif isinstance(node, ast.ListComp | ast.NamedExpr) and self._in_iterable:
-                    return True
-        return False
+        if self._in_iterable and any(isinstance(node, ast.ListComp | ast.NamedExpr)
+                                     for tree in code for node in ast.walk(tree)):
+            return True
+        return _calls_beyond(code, _STEPLESS)
 
     def g_neg(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
         operand, operand_type = self.gen_expr(node.children[0], scope)

@@ -41,11 +41,8 @@ class _Quiet:
     def quiet(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant | ast.Name):
             return True  # generated code reads only locals it has bound
-        if isinstance(node, ast.NamedExpr):
-            if self.zone_read(node.value):
-                self.lists.add(node.target.id)
-                return True
-            return self.quiet(node.value)
+        if isinstance(node, ast.NamedExpr):  # a zone's list kept in a local, or any quiet value
+            return self.a_list(node) or self.quiet(node.value)
         if isinstance(node, ast.BoolOp):
             if not self.quiet(node.values[0]):
                 return False

@@ -73,9 +73,7 @@ class Coverage(Watcher):
         self.touched: dict[int, dict[str, set[int]]] = {c: {} for c in counts}
         self._changed: list[int] = []
         self._mark: list[int] = []
-        self.limited = {name: action.limit for name, action in game.actions.items()
-                        if action.limit.turn is not None or action.limit.visit is not None
-                        or action.limit.game is not None}
+        self.limited = {name: action.limit for name, action in game.actions.items() if action.limited}
 
     # ------------------------------------------------------------- watching
 
