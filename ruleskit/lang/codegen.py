@@ -40,6 +40,18 @@ from .expressions import SPECIALS, unquote
 from .inlining import Inliner, RuleBody, guarded
 from .parser import Origin, parse
 from .quiet import is_quiet
+from .ranges import (
+    COUNT_BOUND,
+    PARAM_BOUND,
+    Bounds,
+    arithmetic,
+    bounded,
+    negated,
+    node_bounds,
+    of_values,
+    union,
+    within,
+)
 from .scope import ANY, Fn, Scope, element_type, type_of
 from .statements import bounds_of
 from .values import MAX_INT
@@ -261,6 +273,15 @@ class GeneratingCompiler(Compiler):
         # The rules that have a body for int arguments, with the positions of the parameters it assumes
         # are ints: a call whose arguments there are surely ints calls that body directly.
         self._int_params: dict[str, list[int]] = {}
+        # The Python locals known to hold an int within a range (`ranges.py`): a rule's parameters in its
+        # body for ints, when its entry tested them against `PARAM_BOUND` too.
+        self._ranges: dict[str, Bounds] = {}
+        # The rules whose body for ints assumes its parameters within `PARAM_BOUND` (it does arithmetic on
+        # them, or passes them on to such a rule), and the ranges of what rules give: {rule: range} for
+        # any call, and for a call to the body for ints.
+        self._ranged_rules: set[str] = set()
+        self._rule_bounds: dict[str, Bounds] = {}
+        self._rule_int_bounds: dict[str, Bounds] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
         # The lists of zone keys by position made so far, one per content: two reads of one zone through the
         # same position then read alike, and folding can tell that they read the same list.
@@ -415,31 +436,72 @@ class GeneratingCompiler(Compiler):
         self.origin, self.current = definition.origin, f"rule {definition.name}"
         scope = Scope({n: type_of(t) for n, t in definition.params})
         numeric = self._numeric_params(definition)
+        ranged = bool(numeric) and self._does_arithmetic_on(definition, numeric)
 
         def bodies() -> tuple[tuple[ast.expr, str], ast.expr | None]:
             general = self.gen_expr(definition.body, scope)
             if not numeric or self._env_names is None:
                 return general, None
             self._sure = {f"L_{n}" for n in numeric}
+            if ranged:
+                self._ranges = {f"L_{n}": (-PARAM_BOUND, PARAM_BOUND) for n in numeric}
             try:
                 fast, _ = self.gen_expr(definition.body, scope)
             finally:
-                self._sure = set()
+                self._sure, self._ranges = set(), {}
             return general, fast
 
         ((body, result_type), fast), local = self.generate(bodies, [])
+        modified = any(h.kind == "modify" and h.target == definition.name for h in self.hook_defs)
+        general_bounds = node_bounds(body)
+        if general_bounds is not None and not modified:
+            self._rule_bounds[definition.name] = general_bounds
         if fast is not None and local:
-            tests: list[ast.expr] = [ast.Compare(_call("type", _name(f"L_{n}")), [ast.Is()], [_name("int")])
-                                     for n in numeric]
+            tests: list[ast.expr] = [self._int_test(f"L_{n}", ranged) for n in numeric]
+            fast_bounds = node_bounds(fast)
             body = ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast, body)
             names = [p for p, _ in definition.params]
             self._int_params[definition.name] = [names.index(n) for n in numeric]
+            if ranged:
+                self._ranged_rules.add(definition.name)
+            if fast_bounds is not None and not modified:
+                self._rule_int_bounds[definition.name] = fast_bounds
         else:
             fast = None
         self.settle_rule_type(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body, local, fast))
         self._modifiers[definition.name] = []
+
+    @staticmethod
+    def _int_test(local: str, ranged: bool) -> ast.expr:
+        """The entry's test that a parameter holds an int (within `PARAM_BOUND`, for a ranged body)."""
+        is_int = ast.Compare(_call("type", _name(local)), [ast.Is()], [_name("int")])
+        if not ranged:
+            return is_int
+        in_range = ast.Compare(_const(-PARAM_BOUND), [ast.LtE(), ast.LtE()], [_name(local), _const(PARAM_BOUND)])
+        return ast.BoolOp(ast.And(), [is_int, in_range])
+
+    def _does_arithmetic_on(self, definition: Definition, numeric: list[str]) -> bool:
+        """Whether a rule's body adds, subtracts, multiplies or negates one of its `numeric` parameters, or
+        passes one on to a rule whose body for ints does: then its own body for ints assumes them in range."""
+        params = set(numeric)
+
+        def is_param(child: Any) -> bool:
+            return isinstance(child, Tree) and child.data == "name" and str(child.children[0]) in params
+
+        for node in definition.body.iter_subtrees():
+            if node.data == "neg" and is_param(node.children[0]):
+                return True
+            if node.data == "binop" and str(node.children[1]) in ("+", "-", "*") \
+                    and (is_param(node.children[0]) or is_param(node.children[2])):
+                return True
+            if node.data == "call" and str(node.children[0]) in self._ranged_rules and node.children[1] is not None:
+                args = node.children[1].children
+                if any(position < len(args) and is_param(args[position])
+                       for position in self._int_params[str(node.children[0])]):
+                    return True
+        return False
 
     def _numeric_params(self, definition: Definition) -> list[str]:
         """The parameters of a rule that its body adds, multiplies, negates or compares by order, or
@@ -535,7 +597,11 @@ class GeneratingCompiler(Compiler):
         self._call(f"rule:{name}")
         positions = self._int_params.get(name)
         ints = positions is not None and all(self._is_int(args[i]) for i in positions)
-        return _call(self._callee(name, ints), _name(CTX), *args)
+        if ints and name in self._ranged_rules:
+            ints = all(within(self._bounds(args[i]), PARAM_BOUND) for i in positions or ())
+        call = _call(self._callee(name, ints), _name(CTX), *args)
+        known = (self._rule_int_bounds.get(name) if ints else None) or self._rule_bounds.get(name)
+        return bounded(call, known) if known is not None else call
 
     def _calls_directly(self, code: list[ast.stmt]) -> bool:
         callees = set(self._callees.values()) | {self._callee(n, True) for n in self._int_params}
@@ -945,7 +1011,8 @@ class GeneratingCompiler(Compiler):
         elif base_type in model.kinds:
             how = self._by_kind(field).get(base_type)
             if how in ("var", "fixed", "owner"):
-                return _item_field(how, base, field, none_message), result_type
+                return self._fixed_bounds(_item_field(how, base, field, none_message), how, base_type, field), \
+                    result_type
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
         elif isinstance(base, ast.Name) and base.id in self._item_locals:
@@ -955,11 +1022,21 @@ class GeneratingCompiler(Compiler):
             kind = next(iter(kinds)) if len(kinds) == 1 else None
             how = self._by_kind(field).get(kind) if kind is not None else None
             if how in ("var", "fixed", "owner"):
-                return _item_field(how, base, field, none_message), result_type
+                return self._fixed_bounds(_item_field(how, base, field, none_message), how, kind, field), \
+                    result_type
             return self._any_field(base, field, none_message, node), result_type
         else:  # known only at run time: one dispatch on the value
             return self._any_field(base, field, none_message, node), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
+
+    def _fixed_bounds(self, read: ast.expr, how: str | None, kind: Any, field: str) -> ast.expr:
+        """`read`, an item's field, marked with the range of its values when it is fixed and every item of
+        the kind has a number there."""
+        if how != "fixed" or field in ("id", "name"):
+            return read
+        item_data = self.model.item_data
+        values = of_values(item_data[item].get(field) for item in self.model.items_of(kind))
+        return bounded(read, values) if values is not None else read
 
     def _any_field(self, base: ast.expr, field: str, none_message: ast.expr, node: Tree) -> ast.expr:
         """A field of a value whose type only the run time knows.
@@ -1221,9 +1298,10 @@ class GeneratingCompiler(Compiler):
             prefix, zone_args = ("owned", owned) if owned is not None else ("zone", [values[0]])
             if name == "count" and len(values) == 1:
                 general = _call(f"{prefix}_count", data, *zone_args)
-                return _int(self._owned_read(owned, general, "count") if owned is not None else general)
+                return bounded(self._owned_read(owned, general, "count") if owned is not None else general,
+                               (0, COUNT_BOUND))
             if name == "count" and len(values) == 2:
-                return _int(_call("zone_amount", _name(CTX), values[0], values[1], where))
+                return bounded(_call("zone_amount", _name(CTX), values[0], values[1], where), (0, COUNT_BOUND))
             if name == "items" and zone.type == "stack":
                 return _call(f"{prefix}_list", data, *zone_args)
             if name == "first" and zone.type == "stack":
@@ -1232,13 +1310,13 @@ class GeneratingCompiler(Compiler):
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
                     general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
-                    return _int(self._owned_read(owned, general, "free", _const(capacity))
-                                if owned is not None else general)
+                    return bounded(self._owned_read(owned, general, "free", _const(capacity))
+                                   if owned is not None else general, (capacity - COUNT_BOUND, capacity))
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)
                 if name == "count":
-                    return _int(made)
+                    return bounded(made, (0, COUNT_BOUND))
                 return self._short_circuit(name, values[0], made) or made
             # Most often a list (a rule's result, say): read at once; anything else goes the long way.
             impl = self.constant(builtins.BUILTINS[name].fn, name)
@@ -1401,7 +1479,9 @@ class GeneratingCompiler(Compiler):
         if isinstance(operand, ast.Constant) and type(operand.value) is int:
             return _const(-operand.value), "int"  # a negative number written in the pack
         if self._is_int(operand):
-            return _int(ast.UnaryOp(ast.USub(), operand)), "int"
+            operand_bounds = self._bounds(operand)
+            negation = ast.UnaryOp(ast.USub(), operand)
+            return (bounded(negation, negated(operand_bounds)) if operand_bounds else _int(negation)), "int"
         return _int(_call("negate", operand, _const(self.where(node)))), "int"
 
     def g_binop(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
@@ -1459,8 +1539,14 @@ class GeneratingCompiler(Compiler):
         if isinstance(value, ast.Constant):
             return type(value.value) is int
         if isinstance(value, ast.Name):
-            return value.id in self._sure
+            return value.id in self._sure or value.id in self._ranges
         return getattr(value, "sure_int", False) is True
+
+    def _bounds(self, value: ast.expr) -> Bounds | None:
+        """The range the code `value` surely gives an int in, if the code tells (`ranges.py`)."""
+        if isinstance(value, ast.Name):
+            return self._ranges.get(value.id)
+        return node_bounds(value)
 
     def _on_numbers(self, left: ast.expr, right: ast.expr, op: ast.operator | ast.cmpop, helper: str,
                     where: ast.expr, checked: bool) -> ast.expr:
@@ -1470,6 +1556,11 @@ class GeneratingCompiler(Compiler):
         and raises the same errors as the closure backend. Inside a comprehension's source Python allows
         no assignment expressions, so there the helper is called directly.
         """
+        if isinstance(op, ast.operator):
+            left_bounds, right_bounds = self._bounds(left), self._bounds(right)
+            result_bounds = arithmetic(op, left_bounds, right_bounds) if left_bounds and right_bounds else None
+            if result_bounds is not None:  # ints whose result cannot leave the language's range: no test
+                return bounded(ast.BinOp(left, op, right), result_bounds)
         if self._is_int(left) and self._is_int(right) and (isinstance(op, ast.cmpop) or not checked):
             # Both ints: what the helper would do, without the tests.
             if isinstance(op, ast.cmpop):
@@ -1551,7 +1642,9 @@ class GeneratingCompiler(Compiler):
         then, then_type = self.gen_expr(node.children[1], scope)
         other, other_type = self.gen_expr(node.children[2], scope)
         result_type = then_type if then_type == other_type or other_type == "none" else ANY
-        return ast.IfExp(cond, then, other), result_type
+        chosen = ast.IfExp(cond, then, other)
+        either = union([self._bounds(then), self._bounds(other)])
+        return (bounded(chosen, either) if either is not None else chosen), result_type
 
     # ------------------------------------------------------------- statements
 

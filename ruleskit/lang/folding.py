@@ -2,8 +2,9 @@
 
 A small rule written into its caller (`inlining.py`) often gets numbers for its parameters: a rule
 `line(x, y, dx, dy)` called as `line(x, y, 1, 0)` makes `2 * dx` into `2 * 1`, and `0 - dx` into `0 - 1`.
-Generated code checks each sum for the language's range at run time; with both operands known, the result
-is known too, and it is written in place of the check. A copy's parameter bound to a number
+Generated code checks each sum for the language's range at run time, unless it knows the operands' ranges
+(`ranges.py`); with both operands known, the result is known too, and it is written in place of the sum
+and its check. A copy's parameter bound to a number
 (`N3_L_dx := -1`) is then read as that number, so that what it feeds folds in turn.
 
 Only what gives the same value, the same steps and the same errors is folded: a sum out of range is left
@@ -65,6 +66,17 @@ class _Folder(ast.NodeTransformer):
             return node.body if node.test.value else node.orelse
         return node
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        # Generated code does arithmetic with no range check only on ints whose result it knows to be in range
+        # (`ranges.py`), and inside a check (`_checked_arithmetic`), which keeps one that is not.
+        self.generic_visit(node)
+        apply = _ARITHMETIC.get(type(node.op))
+        if apply is not None and _is_number(node.left) and _is_number(node.right):
+            value = apply(node.left.value, node.right.value)  # type: ignore[attr-defined]
+            if -MAX_INT <= value <= MAX_INT:
+                return ast.Constant(value)
+        return node
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         self.generic_visit(node)
         if isinstance(node.op, ast.USub) and _is_number(node.operand):
@@ -88,12 +100,14 @@ def _checked_arithmetic(node: ast.IfExp) -> ast.Constant | None:
             and all(isinstance(op, ast.LtE) for op in test.ops)):
         return None
     low, named, high = test.left, test.comparators[0], test.comparators[1]
-    if not (isinstance(named, ast.NamedExpr) and isinstance(named.value, ast.BinOp)
+    if not (isinstance(named, ast.NamedExpr) and isinstance(named.value, ast.BinOp | ast.Constant)
             and isinstance(node.body, ast.Name) and node.body.id == named.target.id
             and isinstance(low, ast.Constant) and low.value == -MAX_INT
             and isinstance(high, ast.Constant) and high.value == MAX_INT):
         return None
     computed = named.value
+    if isinstance(computed, ast.Constant):  # worked out already (`visit_BinOp`), so in range
+        return computed if _is_number(computed) else None
     apply = _ARITHMETIC.get(type(computed.op))
     if apply is None or not (_is_number(computed.left) and _is_number(computed.right)):
         return None

@@ -112,7 +112,7 @@ def test_arithmetic_on_numbers_given_to_a_copy_is_worked_out_when_the_code_is_ge
     far = game.code.split("def rule_far_")[1].split("\ndef ")[0]
     inlined = far.split("inlined_steps = 0")[1].split("finally")[0]
     assert "2 * 3" not in inlined and "0 - 3" not in inlined and "2 * -3" not in inlined  # folded
-    assert "+ 6)" in inlined and "+ -6)" in inlined  # `a + 2 * d` for d = 3 and d = -3
+    assert "L_a + 6" in inlined and "L_a + -6" in inlined  # `a + 2 * d` for d = 3 and d = -3
     state = game.new_game(players=2, seed=1)
     state.apply(state.legal_actions()[0])
     shift = lambda a, d: a + 2 * d - d  # noqa: E731 - the rule, in Python

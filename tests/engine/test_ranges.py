@@ -1,0 +1,118 @@
+"""Arithmetic that generated code does without a range check, where it knows the operands' ranges
+(`ruleskit.lang.ranges`): the same results and the same range errors as the reference backend, at the
+edges of every range it assumes."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import pytest
+from engine_support import TINY_GAME, first_decision, write_pack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ruleskit
+from ruleskit.lang.ranges import PARAM_BOUND, arithmetic, of_values, union
+from ruleskit.lang.values import MAX_INT
+
+BACKENDS = ("compiled", "closures")
+FUZZ_EXAMPLES = int(os.environ.get("RULESKIT_FUZZ_EXAMPLES", "300")) // 10
+
+# Numbers at the edges of the ranges the generated code assumes, as the language writes them (a number
+# written in a pack is at most 2**53).
+BIG = "4503599627370496 * 1024"  # 2**62, the language's largest number
+EDGES = ["0", "1", "0 - 1", "7", str(PARAM_BOUND - 1), str(PARAM_BOUND), str(PARAM_BOUND + 1), f"0 - {PARAM_BOUND}",
+         f"0 - {PARAM_BOUND} - 1", "1099511627776", BIG, f"0 - {BIG}", f"{BIG} - 1", "true", "none"]
+
+GAME = TINY_GAME.replace("me.points += double(1)\\nend turn", "set result = EXPR\\nend turn") + """
+[vars.result]
+type = "int"
+
+[kinds.tile]
+fields = { value = "int", small = "int" }
+items.low = { value = 4611686018427387903, small = 2 }
+items.high = { value = 4611686018427387904, small = 5 }
+
+[zones.heap]
+type = "stack"
+of = "tile"
+start = ["low", "high"]
+"""
+
+RULES = """\
+rule shift(a, d) = a + d
+rule spread(a, d) = shift(a, d) * 2 - shift(a, 0 - d)
+rule scaled(a, b) = a * b
+rule flipped(a) = 0 - a
+rule picked(a, b) = if a > b then a - b else b - a
+rule tiles(t) = t.value + t.small
+rule counted(n) = count(heap) * n + n
+"""
+
+
+def pack(tmp_path: Path, expr: str, rules: str = RULES) -> Path:
+    return write_pack(tmp_path / "ranges", game=GAME.replace("EXPR", expr), rules=rules)
+
+
+def agree(root: Path) -> object:
+    results = [first_decision(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    return results[0]
+
+
+def test_ranges_of_arithmetic() -> None:
+    assert arithmetic(ast.Add(), (0, 6), (1, 1)) == (1, 7)
+    assert arithmetic(ast.Sub(), (0, 6), (-1, 3)) == (-3, 7)
+    assert arithmetic(ast.Mult(), (-2, 3), (-5, 4)) == (-15, 12)
+    assert arithmetic(ast.Add(), (0, MAX_INT), (1, 1)) is None  # may leave the language's range
+    assert arithmetic(ast.Mult(), (-PARAM_BOUND, PARAM_BOUND), (-PARAM_BOUND, PARAM_BOUND)) is not None
+    assert arithmetic(ast.FloorDiv(), (0, 6), (1, 1)) is None
+    assert union([(0, 3), (-1, 1)]) == (-1, 3) and union([(0, 3), None]) is None
+    assert of_values([3, -2, 7]) == (-2, 7) and of_values([3, True]) is None and of_values([]) is None
+
+
+def test_arithmetic_on_parameters_in_range_has_no_check(tmp_path: Path) -> None:
+    game = ruleskit.load(pack(tmp_path, "spread(3, 4)"), cache=False, backend="compiled")
+    spread = [part for part in game.code.split("\n\n") if "def rule_spread_" in part]
+    fast = [part for part in spread if "2147483648 <= L_a <= 2147483648" not in part]
+    assert spread and all("2147483648 <= L_a <= 2147483648" in part or "checked(" not in part for part in spread)
+    assert len(fast) == 1 and "checked(" not in fast[0] and "type(" not in fast[0]
+
+
+@pytest.mark.parametrize("call", [
+    "shift(3, 4)", f"shift({PARAM_BOUND}, {PARAM_BOUND})", f"shift({BIG}, 0 - 1)", f"shift({BIG}, 1)",
+    f"shift({BIG} - 1, 1)", f"shift(0 - {BIG}, 0 - 1)", f"spread({PARAM_BOUND}, {PARAM_BOUND})",
+    f"spread({PARAM_BOUND + 1}, 1)", f"scaled({PARAM_BOUND}, {PARAM_BOUND})", f"scaled({PARAM_BOUND}, {PARAM_BOUND} * 2)",
+    f"scaled({PARAM_BOUND} * 2, {PARAM_BOUND} * 2)", f"flipped(0 - {BIG})", f"picked({BIG}, 0 - 1)",
+    f"picked(0 - 1, {BIG})", "shift(true, 1)", "shift(none, 1)", "flipped(true)",
+    "tiles(low)", "tiles(high)", "low.value + 1", "high.value - 1", "low.small + high.small",
+    "counted(3)", f"counted({BIG})", f"counted({PARAM_BOUND})", f"count(heap) * {BIG}",
+])
+def test_results_and_range_errors_agree_with_the_reference(tmp_path: Path, call: str) -> None:
+    result = agree(pack(tmp_path, call))
+    if call in ("tiles(high)", f"shift({BIG}, 1)", f"counted({BIG})", f"count(heap) * {BIG}"):
+        assert "out of range" in str(result), result
+
+
+def _expressions() -> st.SearchStrategy[str]:
+    leaves = st.sampled_from(["a", "b", "1", "0", "7", "0 - 3", "count(heap)", "low.small", "high.small"])
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(["+", "-", "*"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            inner.map(lambda e: f"(0 - {e})"),
+            st.tuples(inner, inner, inner).map(lambda t: f"(if {t[0]} > {t[1]} then {t[1]} else {t[2]})"),
+            st.tuples(inner, inner).map(lambda t: f"shift({t[0]}, {t[1]})"),
+        )
+
+    return st.recursive(leaves, extend, max_leaves=8)
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_expressions(), a=st.sampled_from(EDGES), b=st.sampled_from(EDGES))
+def test_any_arithmetic_on_parameters_agrees_with_the_reference(tmp_path: Path, body: str, a: str, b: str) -> None:
+    rules = RULES + f"rule made(a, b) = {body}\nrule outer(a, b) = made(a + 1, b) - made(b, a)\n"
+    agree(pack(tmp_path, f"outer({a}, {b})", rules))
