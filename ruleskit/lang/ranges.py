@@ -19,11 +19,12 @@ from .values import MAX_INT
 
 Bounds = tuple[int, int]
 
-# A rule's parameters that its body does arithmetic on are tested against this bound on entry, with
-# their type: within it, the sum or the product of two of them cannot leave the language's range.
-PARAM_BOUND = 2**31
 # No list can hold more items than this (memory runs out long before), so no count exceeds it.
 COUNT_BOUND = 2**40
+# A rule's parameters that its body does arithmetic on are tested against this bound on entry, with
+# their type: within it, sums of a few of them, or of counts, cannot leave the language's range, and a
+# count less one passes the test.
+PARAM_BOUND = COUNT_BOUND
 
 
 def bounded(node: ast.expr, bounds: Bounds) -> ast.expr:
