@@ -646,7 +646,7 @@ class GeneratingCompiler(Compiler):
         statements: list[ast.stmt] = [ast.Assign([ast.Name("value", ast.Store())], body)]
         inlined = self._inliner.inline(body) if local else None
         if inlined is not None:
-            statements = guarded(inlined[0], body, inlined[1], inlined[2], CTX, MAX_DEPTH, "value")
+            statements = guarded(inlined[0], body, inlined[1], inlined[2], CTX, MAX_DEPTH, "value", inlined[3])
         for mod_names, when, expr in modifiers:
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
                               list[ast.expr]([_name(p) for p in params] + [_name("value")]))

@@ -75,6 +75,9 @@ class _Folder(ast.NodeTransformer):
             value = apply(node.left.value, node.right.value)  # type: ignore[attr-defined]
             if -MAX_INT <= value <= MAX_INT:
                 return ast.Constant(value)
+        if getattr(node, "int_bounds", None) is not None and isinstance(node.op, ast.Add | ast.Sub) \
+                and isinstance(node.right, ast.Constant) and node.right.value == 0:
+            return node.left  # an int plus or less nothing: the int itself
         return node
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
@@ -115,44 +118,66 @@ def _checked_arithmetic(node: ast.IfExp) -> ast.Constant | None:
     return ast.Constant(value) if -MAX_INT <= value <= MAX_INT else None
 
 
-def _numbered_parameters(expr: ast.expr) -> dict[str, ast.Constant]:
-    """The copies' parameters bound to a number as a copy binds them: once, in an element of a tuple
-    (`(N1_L_d := -1, ..., body)[-1]`), and read only in the elements after it, which run after the binding."""
+def _numbered_parameters(expr: ast.expr) -> dict[str, ast.Constant | ast.Name]:
+    """The copies' parameters bound to a number, or to a local that nothing in `expr` assigns, as a copy
+    binds them: once, in an element of a tuple (`(N1_L_d := -1, N1_L_x := L_x, ..., body)[-1]`), and read
+    only in the elements after it, which run after the binding."""
     assigned = Counter(n.target.id for n in ast.walk(expr)
                        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name))
+    stored = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     loads = Counter(n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
-    known: dict[str, ast.Constant] = {}
+    known: dict[str, ast.Constant | ast.Name] = {}
     for node in ast.walk(expr):
         if not isinstance(node, ast.Tuple):
             continue
         for index, element in enumerate(node.elts):
-            if not (isinstance(element, ast.NamedExpr) and isinstance(element.value, ast.Constant)
-                    and _is_number(element.value) and assigned[element.target.id] == 1
+            if not (isinstance(element, ast.NamedExpr) and assigned[element.target.id] == 1
                     and _COPY_PARAMETER.fullmatch(element.target.id)):
+                continue
+            value = element.value
+            if not (_is_number(value) or isinstance(value, ast.Name) and value.id not in stored
+                    and value.id not in assigned):
                 continue
             name = element.target.id
             later = sum(1 for after in node.elts[index + 1:] for n in ast.walk(after)
                         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
             if later == loads[name]:
-                known[name] = element.value
+                known[name] = value  # type: ignore[assignment]
     return known
 
 
 class _Substitute(ast.NodeTransformer):
-    """Reads each known parameter as its number; its binding stays a number in the copy's tuple."""
+    """Reads each known parameter as its number or local; its binding is left out of the copy's tuple."""
 
-    def __init__(self, known: dict[str, ast.Constant]) -> None:
+    def __init__(self, known: dict[str, ast.Constant | ast.Name]) -> None:
         self.known = known
+
+    def _value(self, name: str) -> ast.expr:
+        value = self.known[name]
+        return ast.Constant(value.value) if isinstance(value, ast.Constant) else ast.Name(value.id, ast.Load())
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if isinstance(node.ctx, ast.Load) and node.id in self.known:
-            return ast.Constant(self.known[node.id].value)
+            return self._value(node.id)
         return node
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.expr:
         if node.target.id in self.known:
-            return ast.Constant(self.known[node.target.id].value)
+            return self._value(node.target.id)
         self.generic_visit(node)
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        # A copy's `(bindings, body)[-1]`: a binding now a plain number or local does nothing; with none
+        # left, the body alone.
+        self.generic_visit(node)
+        if not (isinstance(node.value, ast.Tuple) and isinstance(node.slice, ast.Constant) and node.slice.value == -1):
+            return node
+        elements = node.value.elts
+        kept = [e for e in elements[:-1] if not isinstance(e, ast.Constant | ast.Name)] + elements[-1:]
+        if len(kept) == 1:
+            return kept[0]
+        node.value.elts = kept
         return node
 
 

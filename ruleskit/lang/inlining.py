@@ -68,6 +68,88 @@ def _assigned(body: ast.expr) -> frozenset[str]:
                      if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)) - {INLINED_STEPS}
 
 
+def _count(steps: int) -> ast.NamedExpr:
+    """`(inlined_steps := inlined_steps + steps)`: the steps of inlined calls, counted where they are made."""
+    return ast.NamedExpr(ast.Name(INLINED_STEPS, ast.Store()),
+                         ast.BinOp(ast.Name(INLINED_STEPS, ast.Load()), ast.Add(), ast.Constant(steps)))
+
+
+def _counted(node: ast.AST) -> int | None:
+    """The steps `node` counts, if it is a count (`_count`)."""
+    if isinstance(node, ast.NamedExpr) and node.target.id == INLINED_STEPS and isinstance(node.value, ast.BinOp) \
+            and isinstance(node.value.right, ast.Constant) and type(node.value.right.value) is int:
+        return node.value.right.value
+    return None
+
+
+def take_counts(node: ast.expr) -> tuple[ast.expr, int]:
+    """`node` (a fresh tree, changed in place) without the counts of inlined calls that run whenever it runs,
+    and the steps they counted: the caller counts them together, in one place.
+
+    The steps are only read once the whole inlined body has run, or stopped with an error (which ends the
+    job, or the listing, whose steps no one reads again); so where in the body they are counted does not
+    matter, only that each is counted exactly when its call would have run. A count runs whenever `node`
+    runs when it is reached through parts that always run: both sides of an operation, a test, the
+    first operand of `and`/`or` or of a comparison, a call's arguments, the elements of a tuple.
+    """
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple):  # a copy's `(bindings, body)[-1]`
+        kept: list[ast.expr] = []
+        total = 0
+        for element in node.value.elts:
+            steps = _counted(element)
+            if steps is not None:
+                total += steps
+                continue
+            element, inner = take_counts(element)
+            total += inner
+            kept.append(element)
+        node.value.elts = kept
+        if len(kept) == 1 and _is_minus_one(node.slice):
+            return kept[0], total
+        return node, total
+    if isinstance(node, ast.IfExp):
+        steps = _counted(node.test)
+        if steps is not None:  # `body if (count) else None`: the count is at least 1, so the body always runs
+            body, inner = take_counts(node.body)
+            return body, steps + inner
+        node.test, total = take_counts(node.test)
+        return node, total
+    total = 0
+    for field in _ALWAYS_RUN.get(type(node), ()):
+        value = getattr(node, field)
+        if isinstance(value, list):
+            if not value:
+                continue
+            first_only = type(node) in (ast.BoolOp, ast.Compare) and field in ("values", "comparators")
+            for index in range(1 if first_only else len(value)):
+                value[index], steps = take_counts(value[index])
+                total += steps
+        else:
+            new, steps = take_counts(value)
+            setattr(node, field, new)
+            total += steps
+    return node, total
+
+
+def _is_minus_one(node: ast.expr) -> bool:
+    """Whether `node` is -1 (as generated, or as parsed from text)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant) and node.operand.value == 1
+    return isinstance(node, ast.Constant) and node.value == -1
+
+
+# The parts of an expression that run whenever it runs (of `and`/`or` and of a comparison, the first only).
+_ALWAYS_RUN: dict[type, tuple[str, ...]] = {
+    ast.BinOp: ("left", "right"), ast.UnaryOp: ("operand",), ast.Compare: ("left", "comparators"),
+    ast.BoolOp: ("values",), ast.Call: ("func", "args"), ast.Subscript: ("value", "slice"),
+    ast.Tuple: ("elts",), ast.List: ("elts",), ast.NamedExpr: ("value",), ast.Attribute: ("value",),
+}
+
+
+# The marks generated code puts on nodes that a copy keeps.
+_KEPT_MARKS = ("int_bounds", "sure_int")
+
+
 class _TooLarge(Exception):
     """An expansion grew past its limit: it is given up at once, not finished and then dropped."""
 
@@ -109,9 +191,8 @@ class _Expansion:
                 given[param] = arg  # a plain load: read where the body reads it
             else:
                 bindings.append(ast.NamedExpr(ast.Name(renamed[param], ast.Store()), arg))
-        body = self.clone(callee.body, renamed, given)
-        count = ast.NamedExpr(ast.Name(INLINED_STEPS, ast.Store()),
-                              ast.BinOp(ast.Name(INLINED_STEPS, ast.Load()), ast.Add(), ast.Constant(1)))
+        body, counted = take_counts(self.clone(callee.body, renamed, given))
+        count = _count(1 + counted)
         if not bindings:  # the count is at least 1, so true: the body follows it
             return ast.IfExp(count, body, ast.Constant(None))
         # The arguments in order, then the step the call would take, then the body.
@@ -138,6 +219,9 @@ class _Expansion:
             elif isinstance(value, ast.AST) and not isinstance(value, ast.expr_context):
                 value = visit(value)
             setattr(new, field, value)
+        for known in _KEPT_MARKS:  # what the generator knew of the node's value (`ranges.py`)
+            if hasattr(node, known):
+                setattr(new, known, getattr(node, known))
         return new
 
 
@@ -208,10 +292,10 @@ class Inliner:
                     return False
         return True
 
-    def inline(self, body: ast.expr) -> tuple[ast.expr, int, int] | None:
-        """`body` with its calls to inlinable rules written in place, the most steps those may count and
-        the deepest they nest; None if it calls none (outside comprehensions, which are left as they are)
-        or would grow too large."""
+    def inline(self, body: ast.expr) -> tuple[ast.expr, int, int, int] | None:
+        """`body` with its calls to inlinable rules written in place, the most steps those may count, the
+        deepest they nest and the steps they count whenever the body runs (counted before it starts); None
+        if it calls none (outside comprehensions, which are left as they are) or would grow too large."""
         if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in self.inlinable
                    for n in ast.walk(body)):
             return None
@@ -223,22 +307,23 @@ class Inliner:
         if not expansion.steps:
             return None
         try:
-            folded = fold_constants(expanded)
+            folded, counted = take_counts(fold_constants(expanded))
         except RecursionError:  # folding walks the tree recursively too: a body too deep for it stays calls
             return None
-        return folded, expansion.steps, expansion.depth
+        return folded, expansion.steps, expansion.depth, counted
 
 
 def guarded(inlined: ast.expr, original: ast.expr, steps: int, depth: int, context: str, max_depth: int,
-            target: str) -> list[ast.stmt]:
+            target: str, counted: int = 0) -> list[ast.stmt]:
     """`target = inlined` when neither the budget nor the nesting limit can run out in it, with the steps it
-    counted added to the budget however it ends; otherwise `target = original`."""
+    counted (from `counted`, those it always counts) added to the budget however it ends; otherwise
+    `target = original`."""
     ctx: Any = ast.Name(context, ast.Load())
     room = ast.Compare(ast.Attribute(ctx, "steps", ast.Load()), [ast.LtE()],
                        [ast.BinOp(ast.Attribute(ctx, "budget", ast.Load()), ast.Sub(), ast.Constant(steps))])
     shallow = ast.Compare(ast.Attribute(ctx, "depth", ast.Load()), [ast.LtE()], [ast.Constant(max_depth - depth)])
     count = ast.Name(INLINED_STEPS, ast.Store())
-    fast = [ast.Assign([count], ast.Constant(0)),
+    fast = [ast.Assign([count], ast.Constant(counted)),
             ast.Try([ast.Assign([ast.Name(target, ast.Store())], inlined)], [], [],
                     [ast.AugAssign(ast.Attribute(ast.Name(context, ast.Load()), "steps", ast.Store()), ast.Add(),
                                    ast.Name(INLINED_STEPS, ast.Load()))])]

@@ -70,6 +70,25 @@ def test_a_copys_parameter_bound_to_a_number_is_read_as_that_number() -> None:
     assert evaluate(folded(code), {"x": 5}) == evaluate(code, {"x": 5}) == 3
 
 
+def test_a_copys_parameter_bound_to_a_local_is_read_as_that_local() -> None:
+    code = "((N1_L_a := x), (N1_L_b := 2), N1_L_a + N1_L_b)[-1]"
+    assert folded(code) == "x + 2"
+    assert evaluate(folded(code), {"x": 5}) == evaluate(code, {"x": 5}) == 7
+
+
+def test_a_parameter_bound_to_a_local_that_changes_is_left_alone() -> None:
+    code = "((N1_L_a := x), (x := 3), N1_L_a + x)[-1]"
+    assert "N1_L_a" in folded(code)
+    assert evaluate(folded(code), {"x": 5}) == evaluate(code, {"x": 5}) == 8
+
+
+def test_nothing_added_to_an_int_known_to_be_one_is_left_out() -> None:
+    marked = ast.parse("x + 0", mode="eval").body
+    marked.int_bounds = (0, 6)  # type: ignore[attr-defined]  # as generated code marks a sum of ints in range
+    assert ast.unparse(fold_constants(marked)) == "x"
+    assert folded("x + 0") == "x + 0"  # unmarked, `x` may be anything: `x + 0` may raise
+
+
 def test_a_parameter_assigned_twice_is_left_alone() -> None:
     code = "((N1_L_d := 1), (N1_L_d := N1_L_d + x), N1_L_d)[-1]"
     assert "N1_L_d + x" in folded(code)

@@ -3,6 +3,7 @@ and the same budget and nesting errors as the calls they replace, checked agains
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ruleskit
-from ruleskit.lang.inlining import MAX_INLINED_DEPTH
+from ruleskit.lang.inlining import MAX_INLINED_DEPTH, take_counts
 
 BACKENDS = ("compiled", "closures")
 
@@ -110,7 +111,7 @@ def test_arithmetic_on_numbers_given_to_a_copy_is_worked_out_when_the_code_is_ge
     root = pack_with(tmp_path, "me.points += far(2)\\nend turn", rules=FOLDED_RULES)
     game = ruleskit.load(root, cache=False, backend="compiled")
     far = game.code.split("def rule_far_")[1].split("\ndef ")[0]
-    inlined = far.split("inlined_steps = 0")[1].split("finally")[0]
+    inlined = far.split("inlined_steps = ")[1].split("finally")[0]
     assert "2 * 3" not in inlined and "0 - 3" not in inlined and "2 * -3" not in inlined  # folded
     assert "L_a + 6" in inlined and "L_a + -6" in inlined  # `a + 2 * d` for d = 3 and d = -3
     state = game.new_game(players=2, seed=1)
@@ -248,3 +249,22 @@ def test_random_programs_agree_with_the_reference(tmp_path_factory: pytest.TempP
     except ruleskit.errors.RulesError:
         return  # a program the checks refuse (a type error known at load) is refused by both alike
     assert results[0] == results[1], program
+
+
+def count(steps: int) -> str:
+    return f"(inlined_steps := inlined_steps + {steps})"
+
+
+@pytest.mark.parametrize(("code", "left", "steps"), [
+    # A copy's bindings, its count, its body; and a copy with no bindings, whose count is its test.
+    (f"((N1_L_a := x), {count(1)}, N1_L_a + 1)[-1] * (y if {count(2)} else None)", "((N1_L_a := x), N1_L_a + 1)[-1] * y", 3),
+    (f"({count(1)}, x)[-1]", "x", 1),
+    # Counts reached only when a test goes one way stay where they are.
+    (f"(y if {count(1)} else None) and (x if {count(2)} else None)", f"y and (x if {count(2)} else None)", 1),
+    (f"(a if b else (x if {count(1)} else None))", f"a if b else (x if {count(1)} else None)", 0),
+    (f"f((x if {count(4)} else None), a < (y if {count(1)} else None) < (z if {count(1)} else None))",
+     f"f(x, a < y < (z if {count(1)} else None))", 5),
+])
+def test_counts_of_calls_that_always_run_are_taken_out_to_be_counted_at_once(code: str, left: str, steps: int) -> None:
+    body, taken = take_counts(ast.parse(code, mode="eval").body)
+    assert (ast.unparse(body), taken) == (ast.unparse(ast.parse(left, mode="eval").body), steps)
