@@ -241,7 +241,17 @@ def running(ctx: Ctx) -> list[str]:
 def fork(base: dict[str, Any]) -> dict[str, Any]:
     """New game data sharing `base`'s containers; the flow and game vars, written by every job, are copied."""
     data = base.copy()
-    data["flow"] = copy_flow(base["flow"])
+    flow = base["flow"]
+    # Outside a simultaneous stage the engine's flow holds plain values but for the usage counts and the
+    # seats (a saved flow is checked to have exactly the engine's keys, so its size says it has no others).
+    # The seats are shared: the engine only ever replaces that list, never changes it in place. Written here
+    # rather than called: every job forks.
+    if len(flow) == _FLOW_SIZE and flow["simul"] is None and len(usage := flow["usage"]) == 3:
+        copied = data["flow"] = flow.copy()
+        copied["usage"] = {"turn": usage["turn"].copy(), "visit": usage["visit"].copy(),
+                           "game": usage["game"].copy()}
+    else:
+        data["flow"] = copy_flow(flow)
     data["v"] = base["v"].copy()
     return data
 
@@ -249,17 +259,6 @@ def fork(base: dict[str, Any]) -> dict[str, Any]:
 def copy_flow(flow: dict[str, Any]) -> dict[str, Any]:
     """A copy of the flow table for a job to change; its usage counts are flat tables of numbers, copied whole."""
     copied = flow.copy()
-    # Outside a simultaneous stage the engine's flow holds plain values but for the usage counts and the
-    # seats (a saved flow is checked to have exactly the engine's keys, so its size says it has no others).
-    # The seats are shared: the engine only ever replaces that list, never changes it in place.
-    if len(flow) == _FLOW_SIZE and flow["simul"] is None:
-        usage = flow["usage"]
-        if len(usage) == 3:  # turn, visit and game, as the engine makes them
-            copied["usage"] = {"turn": usage["turn"].copy(), "visit": usage["visit"].copy(),
-                               "game": usage["game"].copy()}
-        else:
-            copied["usage"] = {scope: counts.copy() for scope, counts in usage.items()}
-        return copied
     for key, value in flow.items():
         if key == "usage":
             copied[key] = {scope: counts.copy() for scope, counts in value.items()}

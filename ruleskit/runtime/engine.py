@@ -49,12 +49,14 @@ class Action:
     caller could change. The label is written only when someone reads it.
     """
 
-    __slots__ = ("id", "player", "_label", "_payload")
+    __slots__ = ("id", "player", "_label", "raw_payload")
 
     id: str
     player: int
     _label: str | Callable[[], str]
-    _payload: dict[str, Any] | Callable[[], dict[str, Any]]
+    # The payload, or what makes it when first asked for (`internal_payload`): for the engine, which reads
+    # a dict here at once and never changes it.
+    raw_payload: dict[str, Any] | Callable[[], dict[str, Any]]
 
     def __init__(self, id: str, label: str | Callable[[], str], player: int,
                  payload: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
@@ -62,7 +64,7 @@ class Action:
         setter(self, "id", id)
         setter(self, "player", player)
         setter(self, "_label", label)
-        setter(self, "_payload", payload)
+        setter(self, "raw_payload", payload)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"an Action cannot be changed (tried to set '{name}')")
@@ -82,10 +84,10 @@ class Action:
 
     def internal_payload(self) -> dict[str, Any]:
         """The payload itself, for the engine, which never changes it."""
-        payload = self._payload
+        payload = self.raw_payload
         if not isinstance(payload, dict):
             payload = payload()
-            object.__setattr__(self, "_payload", payload)
+            object.__setattr__(self, "raw_payload", payload)
         return payload
 
     def __eq__(self, other: object) -> bool:
@@ -508,6 +510,8 @@ def _new_action(game: Game, action: CompiledAction, values: list[Any], player: i
     def payload() -> dict[str, Any]:
         return {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
 
+    if _plain_values(values):  # kept in a table and taken again and again: the payload made once, now
+        return Action(action_id, label, player, {"action": action.name, "args": args})
     return Action(action_id, label, player, payload)
 
 
@@ -651,7 +655,13 @@ def settle(game: Game, ctx: Ctx) -> None:
                 raise GameOver("turn limit")
         else:
             steps = ctx.steps
-            _check_ends(game, ctx)
+            ctx.env = {}
+            for condition, reason in ends:
+                ctx.me = flow["active"]
+                if condition(ctx):
+                    raise GameOver(reason)
+            if flow["turn"] > game.max_turns:
+                raise GameOver("turn limit")
             ends_steps = ctx.steps - steps
         skip = False
         if flow["end_turn"]:
@@ -695,16 +705,6 @@ def settle(game: Game, ctx: Ctx) -> None:
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
             raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
         flow["end_turn"] = True
-
-
-def _check_ends(game: Game, ctx: Ctx) -> None:
-    ctx.env = {}
-    for condition, reason in game.ends:
-        ctx.me = ctx.data["flow"]["active"]
-        if condition(ctx):
-            raise GameOver(reason)
-    if ctx.data["flow"]["turn"] > game.max_turns:
-        raise GameOver("turn limit")
 
 
 def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:

@@ -166,12 +166,6 @@ class State:
             self._history = self._history[:self._history_length]
         return self._history
 
-    def _append_history(self, entry: dict[str, Any]) -> None:
-        if len(self._history) != self._history_length:  # a clone has gone on from here: branch off
-            self._history = self._history[:self._history_length]
-        self._history.append(entry)
-        self._history_length += 1
-
     # ------------------------------------------------------------- creation
 
     @classmethod
@@ -292,7 +286,9 @@ class State:
                       taken)
         else:
             flow = self._data["flow"]
-            payload = chosen.internal_payload()
+            payload = chosen.raw_payload
+            if type(payload) is not dict:
+                payload = chosen.internal_payload()
             # An anytime action runs at once, even at a simultaneous stage: only the stage's own actions are
             # secret picks.
             kind = "pick" if flow["simul"] is not None and not self.game.actions[payload["action"]].anytime \
@@ -400,7 +396,11 @@ class State:
             if chosen is not None else {"setup": True, "chance": chance}
         if messages:
             entry["messages"] = messages
-        self._append_history(entry)
+        history = self._history
+        if len(history) != self._history_length:  # a clone has gone on from here: branch off
+            history = self._history = history[:self._history_length]
+        history.append(entry)
+        self._history_length += 1
         self.messages = messages
         self.pending = pending
         self._paused = keep
