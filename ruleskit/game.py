@@ -69,8 +69,10 @@ class CompiledAction:
     lister: Any = None
     # "NAME@SEAT" for each seat: what the engine counts the action's uses by, per player, written once.
     player_keys: list[str] = attrs.Factory(list)
-    # Whether it has a `limit` (per turn, visit or game): the listing tests the usage counts only then.
+    # Whether it has a `limit` (per turn, visit or game): the listing tests the usage counts only then. For
+    # each seat, what it tests: (scope, what the scope's usage counts, the most uses allowed) per limit.
     limited: bool = attrs.field(init=False, eq=False, repr=False)
+    limit_checks: list[list[tuple[str, str, int]]] = attrs.field(init=False, eq=False, repr=False)
     # For each seat, the Actions made so far by their bound values (one shared object per id and player),
     # and what makes one with a single value bound when there is none yet (made by the engine on first use).
     tables: list[dict[Any, Any]] = attrs.field(init=False, eq=False, repr=False)
@@ -79,6 +81,11 @@ class CompiledAction:
     def __attrs_post_init__(self) -> None:
         limit = self.limit
         self.limited = limit.turn is not None or limit.visit is not None or limit.game is not None
+        self.limit_checks = []
+        for seat_key in self.player_keys:
+            counted = seat_key if self.anytime else self.name  # `engine.usage_key`: per seat for anytime actions
+            limits = [("turn", counted, limit.turn), ("visit", counted, limit.visit), ("game", seat_key, limit.game)]
+            self.limit_checks.append([(scope, key, most) for scope, key, most in limits if most is not None])
         self.tables = [{} for _ in self.player_keys]
         self.makers = [None for _ in self.player_keys]
 

@@ -235,9 +235,18 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
     flow = data["flow"]
     ctx = Ctx.for_reading(game.program, data, player) if done is None else done.read_on(player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
+    # The helpers `_within_limits`, `_param_options`, `_maker` and `_make_action` are written in place here for
+    # the usual cases: this loop runs for every action of the stage at every decision.
     for action in actions:
-        if action.limited and not _within_limits(action, flow, player):
-            continue
+        if action.limited:
+            usage = flow["usage"]
+            used_up = False
+            for scope, key, most in action.limit_checks[player]:
+                if usage[scope].get(key, 0) >= most:
+                    used_up = True
+                    break
+            if used_up:
+                continue
         ctx.env = {}
         if action.when is not None and not action.when(ctx):
             continue
@@ -248,8 +257,12 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                 # The generated loop called here, not through `_bind` as for several parameters: going through
                 # `_bind` cost 1.4-1.7% more instructions a decision on the built-in packs measured.
                 ctx.env = {}
-                listed = lister(ctx, _param_options(game, ctx, action, action.params[0]), action.tables[player],
-                                MAX_LEGAL_ACTIONS - count, _maker(game, action, player), None)
+                param = action.params[0]
+                options = param.options(ctx)
+                if type(options) is not list:
+                    options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+                listed = lister(ctx, options, action.tables[player], MAX_LEGAL_ACTIONS - count,
+                                action.makers[player] or _maker(game, action, player), None)
                 if listed is None:
                     _too_many(action)
                 found = listed
@@ -260,7 +273,7 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                 yield found
         elif (not action.requires and not action.costs) or _allowed(ctx, action):
             count += 1
-            yield [_make_action(game, action, [], player)]
+            yield [action.tables[player].get(()) or _make_action(game, action, [], player)]
 
 
 def _maker(game: Game, action: CompiledAction, player: int) -> Callable[[Any], Action]:
@@ -284,16 +297,8 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 
 
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
-    limit = action.limit
     usage = flow["usage"]
-    key = action.player_keys[player] if action.anytime else action.name  # usage_key(action, player)
-    if limit.turn is not None and usage["turn"].get(key, 0) >= limit.turn:
-        return False
-    if limit.visit is not None and usage["visit"].get(key, 0) >= limit.visit:
-        return False
-    if limit.game is not None and usage["game"].get(action.player_keys[player], 0) >= limit.game:
-        return False
-    return True
+    return all(usage[scope].get(key, 0) < most for scope, key, most in action.limit_checks[player])
 
 
 def usage_key(action: CompiledAction, player: int) -> str:
