@@ -113,6 +113,16 @@ def _int(node: ast.expr) -> ast.expr:
     return node
 
 
+def _var_read(read: ast.expr, var: Any) -> ast.expr:
+    """A read of a var, marked as an int for an int var (every write, start value, option and saved state is
+    checked to be one), within its `min`..`max` when it declares both (each is checked against them too)."""
+    if var.type != "int":
+        return read
+    if var.min is not None and var.max is not None:
+        return bounded(read, (var.min, var.max))
+    return _int(read)
+
+
 def _item_field(how: str, item: ast.expr, field: str, none_message: ast.expr) -> ast.expr:
     """`item.field` of an item surely of a kind with that field: a table lookup that finds nothing for none
     (then `fail` raises the message), so the check costs nothing when it passes."""
@@ -972,7 +982,7 @@ class GeneratingCompiler(Compiler):
                 return _data("n"), value_type
             return _data("flow", _FLOW_SPECIALS[name]), value_type
         if name in model.game_vars:
-            return _data("v", name), type_of(model.game_vars[name].type)
+            return _var_read(_data("v", name), model.game_vars[name]), type_of(model.game_vars[name].type)
         if name in model.zones and model.zones[name].owner == "game":
             return self.constant(ZoneRef(name), "zone"), f"zone:{model.zones[name].of}"
         if name in self.rule_defs and not self.rule_defs[name].params:
@@ -999,7 +1009,7 @@ class GeneratingCompiler(Compiler):
         if base_type == "player":
             how = self._for_player(field)
             if how == "var":
-                return _sub(_sub(_data("pv"), checked), field), result_type
+                return _var_read(_sub(_sub(_data("pv"), checked), field), model.player_vars[field]), result_type
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
             if how == "kind":
@@ -1011,7 +1021,7 @@ class GeneratingCompiler(Compiler):
         elif base_type in model.kinds:
             how = self._by_kind(field).get(base_type)
             if how in ("var", "fixed", "owner"):
-                return self._fixed_bounds(_item_field(how, base, field, none_message), how, base_type, field), \
+                return self._item_read(_item_field(how, base, field, none_message), how, base_type, field), \
                     result_type
             if how == "zone":
                 return _call("zone_ref", _const(field), checked), result_type
@@ -1022,16 +1032,18 @@ class GeneratingCompiler(Compiler):
             kind = next(iter(kinds)) if len(kinds) == 1 else None
             how = self._by_kind(field).get(kind) if kind is not None else None
             if how in ("var", "fixed", "owner"):
-                return self._fixed_bounds(_item_field(how, base, field, none_message), how, kind, field), \
+                return self._item_read(_item_field(how, base, field, none_message), how, kind, field), \
                     result_type
             return self._any_field(base, field, none_message, node), result_type
         else:  # known only at run time: one dispatch on the value
             return self._any_field(base, field, none_message, node), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
 
-    def _fixed_bounds(self, read: ast.expr, how: str | None, kind: Any, field: str) -> ast.expr:
-        """`read`, an item's field, marked with the range of its values when it is fixed and every item of
-        the kind has a number there."""
+    def _item_read(self, read: ast.expr, how: str | None, kind: Any, field: str) -> ast.expr:
+        """`read`, an item's field, marked with what the code knows of its value: an int var's (`_var_read`),
+        or the range of a fixed field when every item of the kind has a number there."""
+        if how == "var":
+            return _var_read(read, self.model.kinds[kind].vars[field])
         if how != "fixed" or field in ("id", "name"):
             return read
         item_data = self.model.item_data

@@ -125,11 +125,15 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
         "result": None,
     }
     for name, value in (options or {}).items():
-        if name not in model.game_vars:
-            from ..errors import PackError, did_you_mean
+        from ..errors import PackError, did_you_mean
+        from ..validation import check_value
 
+        if name not in model.game_vars:
             raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
                             hint=did_you_mean(name, model.game_vars))
+        # The var's type and bounds, as a saved state's are checked (InvalidData, a PackError): pack code
+        # relies on them.
+        check_value(f"option '{name}'", model, model.game_vars[name].type, value, players, model.game_vars[name])
         data["v"][name] = value
     for kind_name, kind in model.kinds.items():
         if kind.vars:

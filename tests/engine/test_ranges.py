@@ -30,6 +30,14 @@ GAME = TINY_GAME.replace("me.points += double(1)\\nend turn", "set result = EXPR
 [vars.result]
 type = "int"
 
+[vars.level]
+type = "int"
+min = -5
+max = 9
+
+[vars.big]
+type = "int"
+
 [kinds.tile]
 fields = { value = "int", small = "int" }
 items.low = { value = 4611686018427387903, small = 2 }
@@ -117,3 +125,39 @@ def _expressions() -> st.SearchStrategy[str]:
 def test_any_arithmetic_on_parameters_agrees_with_the_reference(tmp_path: Path, body: str, a: str, b: str) -> None:
     rules = RULES + f"rule made(a, b) = {body}\nrule outer(a, b) = made(a + 1, b) - made(b, a)\n"
     agree(pack(tmp_path, f"outer({a}, {b})", rules))
+
+
+def played(root: Path, backend: str, options: dict[str, object]) -> object:
+    """The first decision of a game started with `options`, as JSON, or the error it raised."""
+    try:
+        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1, options=options)
+        state.apply(state.legal_actions()[0])
+    except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        return f"{type(exc).__name__}: {exc}"
+    return state.to_json()
+
+
+@pytest.mark.parametrize(("expr", "options"), [
+    ("level * level - level", {"level": 9}), ("level * level - level", {"level": -5}),
+    ("shift(level, level) * 3", {"level": -5}), ("big + 1", {"big": 2**62 - 1}), ("big + 1", {"big": 2**62}),
+    ("big * big", {"big": 2**40}), ("big - level", {"big": -(2**62), "level": 1}), ("0 - big", {"big": 2**70}),
+    ("me.points + points_of(1)", {}),
+])
+def test_arithmetic_on_vars_agrees_with_the_reference(tmp_path: Path, expr: str, options: dict[str, object]) -> None:
+    # An int var holds an int, within its min..max when it declares both: generated code reads it so.
+    root = pack(tmp_path, expr, RULES + "rule points_of(p) = p.points * 2\n")
+    results = [played(root, backend, options) for backend in BACKENDS]
+    assert results[0] == results[1]
+    if options.get("big", 0) >= 2**62:
+        assert "out of range" in str(results[0]), results[0]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"level": 10}, "option 'level': should be within -5..9, not 10"),
+    ({"level": "3"}, "option 'level': should be an integer, not str '3'"),
+    ({"big": True}, "option 'big': should be an integer, not bool True"),
+])
+def test_an_option_that_does_not_fit_its_var_is_refused(tmp_path: Path, options: dict[str, object], message: str) -> None:
+    game = ruleskit.load(pack(tmp_path, "1"), cache=False)
+    with pytest.raises(ruleskit.PackError, match=message):
+        game.new_game(players=2, seed=1, options=options)
