@@ -1757,7 +1757,7 @@ class GeneratingCompiler(Compiler):
             if scope.lookup(first) is not None:
                 return self.local(first), self.local(first), None
             if first in model.game_vars:
-                return _data("v", first), _data("v", first), model.game_vars[first]
+                return _var_read(_data("v", first), model.game_vars[first]), _data("v", first), model.game_vars[first]
             return None
         if len(parts) == 2 and isinstance(parts[1], Token):
             field = str(parts[1])
@@ -1768,7 +1768,7 @@ class GeneratingCompiler(Compiler):
                     # A local of type player may still hold something else at run time.
                     base = _call("player_owner", self.constant(model, "model"), base, _const(field),
                                  _const(self.where(node)))
-                read = _sub(_sub(_data("pv"), base), field)
+                read = _var_read(_sub(_sub(_data("pv"), base), field), model.player_vars[field])
                 write = _sub(_call(_attr(_name(CTX), "own"), _const("pv"), base), field)
                 return read, write, model.player_vars[field]
         return None
@@ -1807,8 +1807,29 @@ class GeneratingCompiler(Compiler):
                           _const(where))
         if var is not None:
             bound = bounds_of(var, f"'{self._target_name(target_node)}'", self.model.item_kind)
-            value = _call(self.constant(bound, "bound"), value, _const(where))
+            value = self._bounded_write(value, var, self.constant(bound, "bound"), _const(where))
         return [ast.Assign([_store(write_target)], value)]
+
+    def _bounded_write(self, value: ast.expr, var: Any, bound: ast.expr, where: ast.expr) -> ast.expr:
+        """`value` as var `var` takes it: through `bound` (its type checked, kept within its min..max), which an
+        int already within them does not need."""
+        if var.type != "int" or not self._is_int(value):
+            return _call(bound, value, where)
+        tests: list[tuple[ast.cmpop, int]] = [(op, limit) for op, limit in ((ast.GtE(), var.min), (ast.LtE(), var.max))
+                                              if limit is not None]
+        known = self._bounds(value)
+        if known is not None:
+            tests = [(op, limit) for op, limit in tests
+                     if not (limit <= known[0] if isinstance(op, ast.GtE) else known[1] <= limit)]
+        if not tests:
+            return value
+        self._count += 1
+        held = f"w_{self._count}"
+        first: ast.expr = ast.NamedExpr(ast.Name(held, ast.Store()), value)
+        checks: list[ast.expr] = [ast.Compare(first if i == 0 else _name(held), [op], [_const(limit)])
+                                  for i, (op, limit) in enumerate(tests)]
+        within = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
+        return ast.IfExp(within, _name(held), _call(bound, _name(held), where))
 
     def _set_field(self, value: ast.expr, owner: ast.expr, field: str, player_bound: Any, item_bounds: dict[str, Any],
                    bounds: tuple[ast.expr, ...]) -> list[ast.stmt]:

@@ -38,6 +38,13 @@ max = 9
 [vars.big]
 type = "int"
 
+[vars.strict]
+type = "int"
+min = 0
+max = 3
+above_max = "error"
+below_min = "error"
+
 [kinds.tile]
 fields = { value = "int", small = "int" }
 items.low = { value = 4611686018427387903, small = 2 }
@@ -161,3 +168,16 @@ def test_an_option_that_does_not_fit_its_var_is_refused(tmp_path: Path, options:
     game = ruleskit.load(pack(tmp_path, "1"), cache=False)
     with pytest.raises(ruleskit.PackError, match=message):
         game.new_game(players=2, seed=1, options=options)
+
+
+@pytest.mark.parametrize(("writes", "options"), [
+    ("level += 7", {"level": 5}), ("level += 7", {"level": -5}), ("set level = level - 20", {"level": 0}),
+    ("set level = big", {"big": 2**62}), ("big += 1", {"big": 2**62 - 1}), ("big += 1", {"big": 2**62}),
+    ("set level = true", {}), ("strict += 3", {"strict": 1}), ("strict -= 2", {"strict": 1}),
+    ("strict += 2", {"strict": 1}), ("set strict = count(heap) + 1", {}), ("me.points += level * 2", {"level": 9}),
+])
+def test_writes_to_vars_keep_them_in_bounds_as_the_reference_does(tmp_path: Path, writes: str,
+                                                                   options: dict[str, object]) -> None:
+    root = pack(tmp_path, "0\\n" + writes)
+    results = [played(root, backend, options) for backend in BACKENDS]
+    assert results[0] == results[1]
