@@ -1799,8 +1799,11 @@ class GeneratingCompiler(Compiler):
         read, write_target, var = simple
         if sign and isinstance(value, ast.Constant | ast.Name):
             # The change is worked out without effects: both sides tested inline, the current value first.
+            both_ints = self._is_int(read) and self._is_int(value)
             value = self._on_numbers(read, value, ast.Add() if sign > 0 else ast.Sub(),
                                      "add_numbers" if sign > 0 else "subtract", _const(where), checked=True)
+            if both_ints:
+                _int(value)
         elif sign:
             op = "add" if sign > 0 else "subtract"
             value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),
