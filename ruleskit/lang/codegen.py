@@ -820,7 +820,7 @@ class GeneratingCompiler(Compiler):
         if not local:
             return None
         self.current = f"action {action} lister"
-        kind, key, seen, out, found = (_name(n) for n in ("kind", "key", "seen", "out", "found"))
+        kind, key, seen, out = (_name(n) for n in ("kind", "key", "seen", "out"))
         steps = _attr(_name(CTX), "steps")
         scalar = ast.BoolOp(ast.Or(), [ast.Compare(kind, [ast.Is()], [_name("str")]),
                                        ast.Compare(kind, [ast.Is()], [_name("int")])])
@@ -829,12 +829,9 @@ class GeneratingCompiler(Compiler):
             ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load())))
         room_left = ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]),
                            [ast.Return(_const(None))], [])
-        take = [
-            ast.Assign([ast.Name("found", ast.Store())], keyed if distinct else ast.IfExp(scalar, keyed, _const(None))),
-            ast.If(ast.Compare(found, [ast.Is()], [_const(None)]),
-                   [ast.Assign([ast.Name("found", ast.Store())], _call("make", _name(value)))], []),
-            ast.Expr(_call(_attr(out, "append"), found)),
-        ]
+        # An Action is always true: one missing from the table is made.
+        take: list[ast.stmt] = [ast.Expr(_call(_attr(out, "append"), ast.BoolOp(ast.Or(), [
+            keyed if distinct else ast.IfExp(scalar, keyed, _const(None)), _call("make", _name(value))])))]
 
         def passing(statements: list[ast.stmt]) -> list[ast.stmt]:
             # One `if` over all the checks, in order and each until one fails (nested `if`s, one per check,
