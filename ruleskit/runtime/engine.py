@@ -124,17 +124,19 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
                  "usage": {"turn": {}, "visit": {}, "game": {}}},
         "result": None,
     }
-    for name, value in (options or {}).items():
+    if options:
         from ..errors import PackError, did_you_mean
-        from ..validation import check_value
+        from ..validation import check_options
 
-        if name not in model.game_vars:
-            raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
-                            hint=did_you_mean(name, model.game_vars))
-        # The var's type and bounds, as a saved state's are checked (InvalidData, a PackError): pack code
-        # relies on them.
-        check_value(f"option '{name}'", model, model.game_vars[name].type, value, players, model.game_vars[name])
-        data["v"][name] = value
+        if not isinstance(options, dict):
+            raise PackError(f"options must be a table of game vars and their values, not {type(options).__name__}")
+        for name in options:
+            if name not in model.game_vars:
+                raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
+                                hint=did_you_mean(name, model.game_vars))
+        # Each of its var's type and within its bounds, as a log's options and a saved state's vars are
+        # checked (InvalidData, a PackError, names the option): generated code relies on them.
+        data["v"].update(check_options(game, options, players, path="options"))
     for kind_name, kind in model.kinds.items():
         if kind.vars:
             for item in model.items_of(kind_name, players):
