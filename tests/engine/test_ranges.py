@@ -183,3 +183,11 @@ def test_writes_to_vars_keep_them_in_bounds_as_the_reference_does(tmp_path: Path
     root = pack(tmp_path, "0\\n" + writes)
     results = [played(root, backend, options) for backend in BACKENDS]
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("expr", ["small() + 1", "small() - 1", "shift(small(), 1)"])
+def test_a_rule_that_a_modify_hook_changes_is_given_no_range(tmp_path: Path, expr: str) -> None:
+    # `small` gives 3 as written, but the hook makes it the language's largest number: adding one must fail.
+    rules = RULES + f"rule small() = 3\nhook huge modify small() = base - 3 + {PARAM_BOUND} * {2**22}\n"
+    result = agree(pack(tmp_path, expr, rules))
+    assert ("out of range" in str(result)) == (expr != "small() - 1"), result
