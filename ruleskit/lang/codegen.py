@@ -1506,8 +1506,6 @@ class GeneratingCompiler(Compiler):
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
             fast = self._on_numbers(left, right, ast.Add(), "add", where, checked=True)
-            if self._is_int(left) and self._is_int(right):
-                _int(fast)
             return fast, "int" if left_type == "int" and right_type == "int" else ANY
         if op in ("-", "*"):  # an int, or an error: the helper takes numbers only
             return _int(self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
@@ -1570,13 +1568,17 @@ class GeneratingCompiler(Compiler):
             result_bounds = arithmetic(op, left_bounds, right_bounds) if left_bounds and right_bounds else None
             if result_bounds is not None:  # ints whose result cannot leave the language's range: no test
                 return bounded(ast.BinOp(left, op, right), result_bounds)
-        if self._is_int(left) and self._is_int(right) and (isinstance(op, ast.cmpop) or not checked):
+        both_ints = self._is_int(left) and self._is_int(right)
+        if both_ints and (isinstance(op, ast.cmpop) or not checked):
             # Both ints: what the helper would do, without the tests.
             if isinstance(op, ast.cmpop):
                 return _bool(ast.Compare(left, [op], [right]))
             return ast.BinOp(left, op, right)
+        # Arithmetic on two ints gives an int (or raises the range error).
+        gives_int = both_ints and isinstance(op, ast.operator)
         if self._in_iterable:
-            return _call(helper, left, right, where)
+            call = _call(helper, left, right, where)
+            return _int(call) if gives_int else call
         self._count += 1
         tests: list[ast.expr] = []
         operands: list[ast.expr] = []
@@ -1602,7 +1604,7 @@ class GeneratingCompiler(Compiler):
             in_range = ast.Compare(_const(-MAX_INT), [ast.LtE(), ast.LtE()], [computed, _const(MAX_INT)])
             fast = ast.IfExp(in_range, _name(result), _call("checked", _name(result), where)) if checked else computed
         if not tests:
-            return fast
+            return _int(fast) if gives_int else fast
         both_numbers = tests[0] if len(tests) == 1 else ast.BinOp(tests[0], ast.BitAnd(), tests[1])
         return ast.IfExp(both_numbers, fast, _call(helper, *operands, where))
 
@@ -1796,11 +1798,8 @@ class GeneratingCompiler(Compiler):
         read, write_target, var = simple
         if sign and isinstance(value, ast.Constant | ast.Name):
             # The change is worked out without effects: both sides tested inline, the current value first.
-            both_ints = self._is_int(read) and self._is_int(value)
             value = self._on_numbers(read, value, ast.Add() if sign > 0 else ast.Sub(),
                                      "add_numbers" if sign > 0 else "subtract", _const(where), checked=True)
-            if both_ints:
-                _int(value)
         elif sign:
             op = "add" if sign > 0 else "subtract"
             value = _call(op, _call("need_int", read, _const(where)), _call("need_int", value, _const(where)),

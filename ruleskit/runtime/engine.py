@@ -124,18 +124,16 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
                  "usage": {"turn": {}, "visit": {}, "game": {}}},
         "result": None,
     }
-    if options:
+    if options is not None:
         from ..errors import PackError, did_you_mean
         from ..validation import check_options
 
-        if not isinstance(options, dict):
-            raise PackError(f"options must be a table of game vars and their values, not {type(options).__name__}")
-        for name in options:
+        for name in options if isinstance(options, dict) else ():
             if name not in model.game_vars:
                 raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
                                 hint=did_you_mean(name, model.game_vars))
-        # Each of its var's type and within its bounds, as a log's options and a saved state's vars are
-        # checked (InvalidData, a PackError, names the option): generated code relies on them.
+        # A table, each of its var's type and within its bounds, as a log's options and a saved state's vars
+        # are checked (InvalidData, a PackError, names the option): generated code relies on them.
         data["v"].update(check_options(game, options, players, path="options"))
     for kind_name, kind in model.kinds.items():
         if kind.vars:

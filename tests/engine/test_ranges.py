@@ -163,7 +163,7 @@ def test_arithmetic_on_vars_agrees_with_the_reference(tmp_path: Path, expr: str,
     ({"level": 10}, "options.level: should be within -5..9, not 10"),
     ({"level": "3"}, "options.level: should be an integer, not str '3'"),
     ({"big": True}, "options.big: should be an integer, not bool True"),
-    (["level"], "options must be a table of game vars and their values, not list"),
+    (["level"], "options: should be an object, not list"),
     ({"levle": 1}, "unknown option 'levle'"),
 ])
 def test_an_option_that_does_not_fit_its_var_is_refused(tmp_path: Path, options: dict[str, object], message: str) -> None:
