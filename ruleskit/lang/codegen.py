@@ -1977,8 +1977,47 @@ class GeneratingCompiler(Compiler):
             call = _call("move_items", _name(CTX), *[_name(n) for n in names], count, _const(True), _const(top),
                          _const(self.where(node)))
             return [*assign, ast.Expr(call)]
-        return [ast.Expr(_call("move_items", _name(CTX), what, source, dest, count, _const(False), _const(top),
-                               _const(self.where(node))))]
+        where = _const(self.where(node))
+        return self._move_one(what, source, dest, top, where) or [
+            ast.Expr(_call("move_items", _name(CTX), what, source, dest, count, _const(False), _const(top), where))]
+
+    def _move_one(self, what: ast.expr, source: ast.expr, dest: ast.expr, top: bool,
+                  where: ast.expr) -> list[ast.stmt] | None:
+        """`move ITEM from A to B` between zones the code names, written out for one item into a stack: the
+        item taken from an endless pool (nothing to take) or from a stack that holds it, put on the stack and
+        the stack's room checked, as `zones.move` does it. Anything else (a list, an item of another kind,
+        one the source does not hold) runs `move_items`, with its errors."""
+        src_zone, dst_zone = self._zone_named(source), self._zone_named(dest)
+        if src_zone is None or dst_zone is None or dst_zone.type != "stack" or dst_zone.size is not None:
+            return None
+        endless = src_zone.type == "pool" and src_zone.unlimited
+        if not endless and src_zone.type != "stack":
+            return None
+        self._count += 1
+        number = self._count
+        item, src, dst, held = (f"{prefix}_{number}" for prefix in ("w", "s", "d", "c"))
+        taken = [ast.Assign([ast.Name(name, ast.Store())], value)
+                 for name, value in ((item, what), (src, source), (dst, dest))]
+        # A piece of another kind goes the long way, to its error.
+        tests = [ast.Compare(_call("type", _name(item)), [ast.Is()], [_name("str")]), *self._of_kind(item, dst_zone)]
+        fast: list[ast.stmt] = []
+        if not endless:
+            tests.append(ast.Compare(_name(item), [ast.In()], [_data("z", _attr(_name(src), "key"))]))
+            fast += [ast.Assign([ast.Name(held, ast.Store())], _call(_attr(_name(CTX), "own"), _const("z"),
+                                                                      _attr(_name(src), "key"))),
+                     ast.Delete([ast.Subscript(_name(held), _call(_attr(_name(held), "index"), _name(item)), ast.Del())])]
+        fast += self._put_on_stack(item, dst, dst_zone, top, number)
+        slow = ast.Expr(_call("move_items", _name(CTX), _name(item), _name(src), _name(dst), _const(None),
+                              _const(False), _const(top), where))
+        test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+        return [*taken, ast.If(test, fast, [slow])]
+
+    def _zone_named(self, value: ast.expr) -> Any:
+        """The zone definition of a zone operand that is surely a zone (`x.zone` or a zone's name), if any."""
+        called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        if called == "zone_ref" or (isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef)):
+            return self._static_zone(value)
+        return None
 
     def t_draw_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         count_node, source_node, dest_node, position_node = node.children
@@ -1986,7 +2025,70 @@ class GeneratingCompiler(Compiler):
         source = self._gen_zone(source_node, scope)
         dest = self._gen_zone(dest_node, scope)
         top = position_node is not None and str(position_node.children[0]) == "top"
-        return [ast.Expr(_call("draw_items", _name(CTX), source, dest, count, _const(top), _const(self.where(node))))]
+        where = _const(self.where(node))
+        return self._draw_into_stack(source, dest, count, top, where) or [
+            ast.Expr(_call("draw_items", _name(CTX), source, dest, count, _const(top), where))]
+
+    def _put_on_stack(self, item: str, dst: str, zone: Any, top: bool, number: int) -> list[ast.stmt]:
+        """Put `item` (a local, of the zone's kind) on the stack `dst` (a local ZoneRef), and refuse what
+        overfills it, as `zones.add` does."""
+        content = f"t_{number}"
+        put = _call(_attr(_name(content), "insert"), _const(0), _name(item)) if top \
+            else _call(_attr(_name(content), "append"), _name(item))
+        done: list[ast.stmt] = [
+            ast.Assign([ast.Name(content, ast.Store())], _call(_attr(_name(CTX), "own"), _const("z"),
+                                                                _attr(_name(dst), "key"))),
+            ast.Expr(put)]
+        capacity = zone.capacity
+        if capacity is not None:
+            # No more pieces than places: the exact count (and its error) only when the stack's length says
+            # it may be over.
+            check = ast.Expr(_call("check_room", _name(CTX), _name(dst)))
+            done.append(ast.If(ast.Compare(_call("len", _name(content)), [ast.Gt()], [_const(capacity)]), [check], [])
+                        if type(capacity) is int else check)
+        return done
+
+    def _of_kind(self, item: str, zone: Any) -> list[ast.expr]:
+        """The test that `item` (a local) is a piece the zone takes; none when it takes anything."""
+        if not zone.of:
+            return []
+        kinds = _attr(self.constant(self.model.item_kind, "kinds"), "get")
+        return [ast.Compare(_call(kinds, _name(item)), [ast.Eq()], [_const(zone.of)])]
+
+    def _draw_into_stack(self, source: ast.expr, dest: ast.expr, count: ast.expr, top: bool,
+                         where: ast.expr) -> list[ast.stmt] | None:
+        """`draw N from A to B` between two stacks the code names, written out: one item at a time from the
+        front of A onto B, stopping when A is empty, as `draw_items` does. A count that is not a number runs
+        `draw_items`, with its errors; a drawn item that B does not take is put by `zones.add`, to its error."""
+        src_zone, dst_zone = self._zone_named(source), self._zone_named(dest)
+        if src_zone is None or dst_zone is None or src_zone.type != "stack" or dst_zone.type != "stack" \
+                or dst_zone.size is not None:
+            return None
+        self._count += 1
+        number = self._count
+        src, dst, many, item = (f"{prefix}_{number}" for prefix in ("s", "d", "n", "w"))
+        taken = [ast.Assign([ast.Name(name, ast.Store())], value)
+                 for name, value in ((src, source), (dst, dest), (many, count))]
+        held = _data("z", _attr(_name(src), "key"))
+        take = ast.Assign([ast.Name(item, ast.Store())],
+                          _call(_attr(_call(_attr(_name(CTX), "own"), _const("z"), _attr(_name(src), "key")), "pop"),
+                                _const(0)))
+        put = self._put_on_stack(item, dst, dst_zone, top, number)
+        kind_tests = self._of_kind(item, dst_zone)
+        if kind_tests:
+            wrong = _call("zone_add", _name(CTX), _name(dst), _name(item), _const(1), _const(top), where)
+            put = [ast.If(kind_tests[0], put, [ast.Expr(wrong)])]
+        if isinstance(count, ast.Constant) and type(count.value) is int:  # a number written in the pack
+            if count.value == 1:
+                return [*taken[:2], ast.If(held, [take, *put], [])]
+            taken[2] = ast.Assign([ast.Name(many, ast.Store())], count)
+            return [*taken, ast.For(ast.Name("_", ast.Store()), _call("range", _name(many)),
+                                    [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])]
+        loop = ast.For(ast.Name("_", ast.Store()), _call("range", _name(many)),
+                       [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])
+        slow = ast.Expr(_call("draw_items", _name(CTX), _name(src), _name(dst), _name(many), _const(top), where))
+        is_number = ast.Compare(_call("type", _name(many)), [ast.Is()], [_name("int")])
+        return [*taken, ast.If(is_number, [loop], [slow])]
 
     def _field_target(self, node: Tree, scope: Scope) -> tuple[ast.expr, str, Any, Any] | None:
         """For `x.field` and `x.y.field` (a player's or an item's variable): the owner, the field, the bounds."""

@@ -565,7 +565,7 @@ def answered(ctx: Ctx, asked: Suspend) -> Any:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
@@ -576,6 +576,7 @@ NAMES: dict[str, Any] = {
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items,
+    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_room": zone_ops.check_room,
+    "zone_add": zone_ops.add,
     "set_field": set_field, "change_field": change_field, "option_id": option_id,
 }

@@ -142,6 +142,12 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
                 content.insert(0, item)
             else:
                 content.append(item)
+    check_room(ctx, ref)
+
+
+def check_room(ctx: Ctx, ref: ZoneRef) -> None:
+    """Refuse what has just overfilled the zone (the job's data is then dropped, as after any refusal)."""
+    zone = ctx.model.zones[ref.name]
     cap = _capacity(ctx, zone, ref)
     if cap is not None and _used(ctx, zone, ref) > cap:
         raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
