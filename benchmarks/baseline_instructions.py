@@ -13,8 +13,10 @@ starts); the difference, over the decisions, is the figure. The pack's
 program cache is filled first so that both runs load warm, and `PYTHONHASHSEED=0` makes them hash alike.
 
 Instructions are not time: a C-level operation (a dict copy, say) counts its machine instructions, and a
-cache miss counts nothing. The ratio is a check on the timed one, not a replacement. valgrind must be
-installed.
+cache miss counts nothing. The ratio is a check on the timed one, not a replacement. `--caches` runs the same
+games under `valgrind --tool=cachegrind` with its cache and branch simulation instead, and reports, per
+decision, the first-level data and instruction cache misses and the mispredicted branches beside the
+instructions: what a decision costs that instructions do not show. valgrind must be installed.
 """
 
 from __future__ import annotations
@@ -62,20 +64,41 @@ def parse_games(text: str, known: dict[str, Any]) -> list[tuple[str, int]]:
     return games
 
 
-def run(name: str, side: str, count: int, mode: str, cache: Path, out: Path | None) -> int:
+# What --caches reports, from cachegrind's events: (label, the events summed).
+CACHE_FIGURES = (("instructions", ("Ir",)), ("D1 misses", ("D1mr", "D1mw")), ("I1 misses", ("I1mr",)),
+                 ("mispredicts", ("Bcm", "Bim")))
+
+
+def run(name: str, side: str, count: int, mode: str, cache: Path, out: Path | None, caches: bool = False) -> int:
     from count_instructions import run_counted
 
     command = [sys.executable, "-c", WORKER, str(HERE), name, side, str(count), mode]
-    return run_counted(command, ROOT, cache, out, f"{name} ({side})")
+    return run_counted(command, ROOT, cache, out, f"{name} ({side})", caches)
 
 
-def count_side(name: str, side: str, count: int, work: Path) -> dict[str, Any]:
+def cachegrind_totals(out: Path) -> dict[str, int]:
+    """The whole run's events in a cachegrind output file, by name (Ir, D1mr, Bim...)."""
+    names: list[str] = []
+    for line in out.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("events:"):
+            names = line.split()[1:]
+        elif line.startswith("summary:"):
+            return dict(zip(names, (int(v) for v in line.split()[1:]), strict=True))
+    raise SystemExit(f"no summary in {out}")
+
+
+def count_side(name: str, side: str, count: int, work: Path, caches: bool = False) -> dict[str, Any]:
     from count_instructions import total_instructions
 
     cache = work / "cache"
     run(name, side, count, "setup", cache, None)  # fills the program cache
-    decisions = run(name, side, count, "play", cache, work / f"{side}-play.out")
-    run(name, side, count, "setup", cache, work / f"{side}-setup.out")
+    decisions = run(name, side, count, "play", cache, work / f"{side}-play.out", caches)
+    run(name, side, count, "setup", cache, work / f"{side}-setup.out", caches)
+    if caches:
+        played_events, setup_events = (cachegrind_totals(work / f"{side}-{mode}.out") for mode in ("play", "setup"))
+        figures = {label: round(sum(played_events[e] - setup_events[e] for e in events) / decisions)
+                   for label, events in CACHE_FIGURES}
+        return {"decisions": decisions, "per_decision": figures["instructions"], "figures": figures}
     played = total_instructions(work / f"{side}-play.out") - total_instructions(work / f"{side}-setup.out")
     return {"decisions": decisions, "instructions": played, "per_decision": round(played / decisions)}
 
@@ -87,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=DEFAULT_GAMES, metavar="SPECS",
                         help=f"comma-separated GAME:COUNT, GAME one of {', '.join(GAMES)} (default {DEFAULT_GAMES})")
+    parser.add_argument("--caches", action="store_true",
+                        help="simulate the caches and branch predictors (cachegrind): misses and mispredicts "
+                             "per decision beside the instructions")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     games = parse_games(args.games, GAMES)
@@ -98,15 +124,25 @@ def main(argv: list[str] | None = None) -> int:
         for name, count in games:
             row: dict[str, Any] = {"game": name, "games": count}
             for side in ("pack", "baseline"):
-                print(f"{name} ({count} games): {side} under callgrind...", file=sys.stderr, flush=True)
+                tool = "cachegrind" if args.caches else "callgrind"
+                print(f"{name} ({count} games): {side} under {tool}...", file=sys.stderr, flush=True)
                 work = Path(temp) / name
                 work.mkdir(exist_ok=True)
-                row[side] = count_side(name, side, count, work)
+                row[side] = count_side(name, side, count, work, args.caches)
             row["same_games"] = row["pack"]["decisions"] == row["baseline"]["decisions"]
             row["ratio"] = round(row["pack"]["per_decision"] / row["baseline"]["per_decision"], 2)
             rows.append(row)
-    print("Instructions per decision (callgrind, random play, setup subtracted): pack / baseline / ratio")
-    for row in rows:
+    if args.caches:
+        print("Per decision (cachegrind, random play, setup subtracted): pack / baseline / ratio")
+        for row in rows:
+            print(f"  {row['game']} ({row['pack']['decisions']} decisions)")
+            for label, _ in CACHE_FIGURES:
+                mine, theirs = row["pack"]["figures"][label], row["baseline"]["figures"][label]
+                ratio = f"{mine / theirs:.1f}x" if theirs else "-"
+                print(f"    {label:<13} {mine:>9,} / {theirs:>7,} / {ratio}")
+    else:
+        print("Instructions per decision (callgrind, random play, setup subtracted): pack / baseline / ratio")
+    for row in rows if not args.caches else ():
         line = (f"  {row['game']:<14} {row['pack']['decisions']:>6} decisions  {row['pack']['per_decision']:>9,} / "
                 f"{row['baseline']['per_decision']:>7,} / {row['ratio']:.1f}x")
         if not row["same_games"]:

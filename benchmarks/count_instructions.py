@@ -94,12 +94,17 @@ def run_worker(source: Path, cache: Path, pack: str, players: int, games: int, m
     return run_counted(command, source, cache, callgrind_out, f"{pack} ({source})")
 
 
-def run_counted(command: list[str], source: Path, cache: Path, callgrind_out: Path | None, what: str) -> int:
+def run_counted(command: list[str], source: Path, cache: Path, callgrind_out: Path | None, what: str,
+                caches: bool = False) -> int:
     """Run a worker that prints a count last, with ruleskit from `source` and its program cache in `cache`
-    (under callgrind if `callgrind_out` is given, with hashing fixed); the count it printed."""
+    (under callgrind if `callgrind_out` is given, with hashing fixed; with `caches`, under cachegrind
+    simulating the caches and branch predictors); the count it printed."""
     env = dict(os.environ, PYTHONPATH=str(source), PYTHONHASHSEED="0", RULESKIT_CACHE_DIR=str(cache))
     env.pop("RULESKIT_NO_CACHE", None)
-    if callgrind_out is not None:
+    if callgrind_out is not None and caches:
+        command = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
+                   f"--cachegrind-out-file={callgrind_out}", *command]
+    elif callgrind_out is not None:
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}", *command]
     done = subprocess.run(command, env=env, cwd=source, capture_output=True, text=True)
     if done.returncode != 0:
