@@ -332,10 +332,10 @@ class GeneratingCompiler(Compiler):
             return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
-        start: list[ast.stmt] = [
-            ast.Assign([ast.Name(ENV, ast.Store())], _attr(_name(CTX), "env")),
-            ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
-        ] if prologue else []
+        # The locals for the context's tables, read once, where the body reads them at all.
+        named = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)} if prologue else set()
+        start: list[ast.stmt] = [ast.Assign([ast.Name(local, ast.Store())], _attr(_name(CTX), field))
+                                 for local, field in ((ENV, "env"), (DATA, "data")) if local in named]
         definition = ast.FunctionDef(
             name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
@@ -858,8 +858,6 @@ class GeneratingCompiler(Compiler):
             *passes,
         ], [])
         body: list[ast.stmt] = [
-            ast.Assign([ast.Name(ENV, ast.Store())], _attr(_name(CTX), "env")),
-            ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")),
             ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
             *([] if distinct else [ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], []))]),
             *(self._lister_at_once(passing(take), value) if distinct and not any(
@@ -869,7 +867,7 @@ class GeneratingCompiler(Compiler):
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
-        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"), False)  # type: ignore[no-any-return]
+        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"))  # type: ignore[no-any-return]
 
     @staticmethod
     def _lister_at_once(body: list[ast.stmt], value: str) -> list[ast.stmt]:

@@ -142,7 +142,8 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
                 content.insert(0, item)
             else:
                 content.append(item)
-    check_room(ctx, ref)
+    if zone.capacity is not None or zone.type == "row":  # else nothing limits what the zone holds
+        check_room(ctx, ref)
 
 
 def check_room(ctx: Ctx, ref: ZoneRef) -> None:
