@@ -319,6 +319,10 @@ class State:
             # One player to decide, every legal action theirs: the first with this id is the only one.
             known = self._legal
             if type(known) is list:
+                if wanted_id is not action:  # an Action, most often one of these very objects
+                    for found in known:
+                        if found is action:
+                            return found
                 for found in known:
                     if found.id == wanted_id:
                         return found
