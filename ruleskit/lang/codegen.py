@@ -827,11 +827,18 @@ class GeneratingCompiler(Compiler):
         keyed = _call(_attr(_name("table"), "get"), ast.IfExp(
             ast.Compare(_name("prefix"), [ast.Is()], [_const(None)]), _name(value),
             ast.Tuple([ast.Starred(_name("prefix"), ast.Load()), _name(value)], ast.Load())))
+        # The engine lists an action's only parameter with no earlier values (`prefix` is None): the loop at
+        # once, which takes that case alone, keys by the value.
+        only = not set(names) - {param}
+        by_value = _call(_attr(_name("table"), "get"), _name(value))
         room_left = ast.If(ast.Compare(_call("len", out), [ast.GtE()], [_name("room")]),
                            [ast.Return(_const(None))], [])
         # An Action is always true: one missing from the table is made.
-        take: list[ast.stmt] = [ast.Expr(_call(_attr(out, "append"), ast.BoolOp(ast.Or(), [
-            keyed if distinct else ast.IfExp(scalar, keyed, _const(None)), _call("make", _name(value))])))]
+        def taking(key: ast.expr) -> list[ast.stmt]:
+            return [ast.Expr(_call(_attr(out, "append"), ast.BoolOp(ast.Or(), [
+                key if distinct else ast.IfExp(scalar, key, _const(None)), _call("make", _name(value))])))]
+
+        take = taking(keyed)
 
         def passing(statements: list[ast.stmt]) -> list[ast.stmt]:
             # One `if` over all the checks, in order and each until one fails (nested `if`s, one per check,
@@ -860,7 +867,7 @@ class GeneratingCompiler(Compiler):
         body: list[ast.stmt] = [
             ast.Assign([ast.Name("out", ast.Store())], ast.List([], ast.Load())),
             *([] if distinct else [ast.Assign([ast.Name("seen", ast.Store())], ast.Dict([], []))]),
-            *(self._lister_at_once(passing(take), value) if distinct and not any(
+            *(self._lister_at_once(passing(taking(by_value) if only else take), value, only) if distinct and not any(
                 isinstance(n, ast.Name) and n.id == CTX for check in made for n in ast.walk(check)) else []),
             loop,
             ast.Return(out),
@@ -870,17 +877,18 @@ class GeneratingCompiler(Compiler):
         return self.function(body, (CTX, "options", "table", "room", "make", "prefix"))  # type: ignore[no-any-return]
 
     @staticmethod
-    def _lister_at_once(body: list[ast.stmt], value: str) -> list[ast.stmt]:
+    def _lister_at_once(body: list[ast.stmt], value: str, unprefixed: bool) -> list[ast.stmt]:
         """A lister's loop with the step of every binding charged before it, when the budget has room for
         them all and no more than `room` can pass (so `body` takes a binding that passes with no test of
-        the room): for options each named once and checks that can charge no step (they do not reach the
+        the room), and, if `unprefixed`, no earlier values are given: for options each named once and checks that can charge no step (they do not reach the
         context), it stops where the loop one step at a time would, with the same errors, and the steps it
         leaves charged are the same."""
         steps = _attr(_name(CTX), "steps")
         count = _call("len", _name("options"))
         room = ast.BoolOp(ast.And(), [
             ast.Compare(ast.BinOp(steps, ast.Add(), count), [ast.LtE()], [_attr(_name(CTX), "budget")]),
-            ast.Compare(count, [ast.LtE()], [_name("room")])])
+            ast.Compare(count, [ast.LtE()], [_name("room")]),
+            *([ast.Compare(_name("prefix"), [ast.Is()], [_const(None)])] if unprefixed else [])])
         return [ast.If(room, [
             ast.AugAssign(_store(steps), ast.Add(), count),
             ast.For(ast.Name(value, ast.Store()), _name("options"), body, []),
@@ -1269,9 +1277,11 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         content = f"c_{self._count}"
         placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
-        filled: ast.expr = _call("len", placed)
         zone = self.model.zones.get(str(zone_name.value)) if isinstance(zone_name, ast.Constant) else None
-        if zone is None or zone.type == "row":
+        counted = zone is None or zone.type == "row"
+        # The content named only where it is read again (a row's empty slots, an index).
+        filled: ast.expr = _call("len", placed if counted or how == "index" else _data("z", key))
+        if counted:
             # Only a row keeps its empty slots, as none (a saved state is checked to hold none nowhere else).
             filled = ast.BinOp(filled, ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
         if how == "count":
@@ -1570,6 +1580,10 @@ class GeneratingCompiler(Compiler):
         if both_ints and (isinstance(op, ast.cmpop) or not checked):
             # Both ints: what the helper would do, without the tests.
             if isinstance(op, ast.cmpop):
+                if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Sub) and self._bounds(left) \
+                        and isinstance(right, ast.Constant) and type(right.value) is int and right.value == 0:
+                    # A plain subtraction of two ints (it has a range only then): `a - b > 0` is `a > b`.
+                    return _bool(ast.Compare(left.left, [op], [left.right]))
                 return _bool(ast.Compare(left, [op], [right]))
             return ast.BinOp(left, op, right)
         # Arithmetic on two ints gives an int (or raises the range error).

@@ -112,6 +112,26 @@ def test_results_and_range_errors_agree_with_the_reference(tmp_path: Path, call:
         assert "out of range" in str(result), result
 
 
+COMPARISONS = [">", ">=", "<", "<=", "==", "!="]
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+@pytest.mark.parametrize("difference", ["count(heap) - 2", "count(heap) - 3", "2 - count(heap)", "low.small - high.small",
+                                        "high.small - low.small", "high.small - high.small"])
+def test_a_difference_compared_with_nothing_agrees_with_the_reference(tmp_path: Path, difference: str,
+                                                                      op: str) -> None:
+    # Generated code compares `a - b` with 0 as `a` with `b` when both are ints whose difference has a range.
+    result = agree(pack(tmp_path, f"if {difference} {op} 0 then 1 else 0"))
+    assert isinstance(result, dict)
+
+
+def test_a_difference_compared_with_nothing_is_compared_as_its_terms(tmp_path: Path) -> None:
+    code = ruleskit.load(pack(tmp_path, "1", RULES + "rule room() = 6 - count(heap) > 0\n"), cache=False,
+                         backend="compiled").code
+    rule = code.split("# rule room (")[1].split("\n# ")[0]
+    assert "6 > " in rule and " - " not in rule
+
+
 def _expressions() -> st.SearchStrategy[str]:
     leaves = st.sampled_from(["a", "b", "1", "0", "7", "0 - 3", "count(heap)", "low.small", "high.small"])
 
@@ -121,6 +141,8 @@ def _expressions() -> st.SearchStrategy[str]:
             inner.map(lambda e: f"(0 - {e})"),
             st.tuples(inner, inner, inner).map(lambda t: f"(if {t[0]} > {t[1]} then {t[1]} else {t[2]})"),
             st.tuples(inner, inner).map(lambda t: f"shift({t[0]}, {t[1]})"),
+            st.tuples(inner, inner, st.sampled_from(COMPARISONS)).map(
+                lambda t: f"(if {t[0]} - {t[1]} {t[2]} 0 then 1 else 0)"),
         )
 
     return st.recursive(leaves, extend, max_leaves=8)
