@@ -146,6 +146,29 @@ def _readable(definition: ast.FunctionDef) -> str:
         return f"def {definition.name}({params}):\n    ...  # nested too deeply to print as Python source"
 
 
+def _without_unread_names(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`(x := value)` as `value` where nothing reads `x`: a name kept for a read that folding made needless.
+
+    Walked without recursion (`ast.walk`), as deep as an expression goes: each node's fields are mended as it
+    is reached, and what a dropped name held is reached through it all the same.
+    """
+    nodes = [n for stmt in body for n in ast.walk(stmt)]
+    read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+    def kept(value: Any) -> Any:
+        while isinstance(value, ast.NamedExpr) and value.target.id not in read:
+            value = value.value
+        return value
+
+    for node in nodes:
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [kept(v) for v in value]
+            elif isinstance(value, ast.NamedExpr):
+                setattr(node, field, kept(value))
+    return body
+
+
 def _locate(tree: ast.AST) -> None:
     """Give every node the location `compile()` needs (the code has no source lines of its own)."""
     stack = [tree]
@@ -332,6 +355,7 @@ class GeneratingCompiler(Compiler):
             return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
+        body = _without_unread_names(body)
         # The locals for the context's tables, read once, where the body reads them at all.
         named = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)} if prologue else set()
         start: list[ast.stmt] = [ast.Assign([ast.Name(local, ast.Store())], _attr(_name(CTX), field))
@@ -1278,10 +1302,10 @@ class GeneratingCompiler(Compiler):
         content = f"c_{self._count}"
         placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
         zone = self.model.zones.get(str(zone_name.value)) if isinstance(zone_name, ast.Constant) else None
-        counted = zone is None or zone.type == "row"
-        # The content named only where it is read again (a row's empty slots, an index).
-        filled: ast.expr = _call("len", placed if counted or how == "index" else _data("z", key))
-        if counted:
+        # The content is named for what reads it again: a row's empty slots, an index, and a later read at a
+        # position this length is tested against (folding.py, `_known_item`).
+        filled: ast.expr = _call("len", placed)
+        if zone is None or zone.type == "row":
             # Only a row keeps its empty slots, as none (a saved state is checked to hold none nowhere else).
             filled = ast.BinOp(filled, ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
         if how == "count":

@@ -112,6 +112,19 @@ def test_generated_code_of_a_small_pack_is_as_recorded() -> None:
     assert code == GOLDEN.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("pack", ["connect_four", "envoys", "ophir"])
+def test_generated_code_names_no_value_it_does_not_read_again(pack: str) -> None:
+    # `(x := value)` is kept only where x is read: a name no code reads costs a store at every evaluation.
+    import ast
+
+    for function in ast.walk(ast.parse(ruleskit.load(pack).code)):
+        if isinstance(function, ast.FunctionDef):
+            nodes = list(ast.walk(function))
+            read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            named = {n.target.id for n in nodes if isinstance(n, ast.NamedExpr)}  # type: ignore[union-attr]
+            assert named <= read, (function.name, named - read)
+
+
 def test_generated_code_reaches_no_python_builtin() -> None:
     game = ruleskit.load("ophir")
     for token in ("import", "__", "eval", "exec", "open(", "getattr", "globals"):
