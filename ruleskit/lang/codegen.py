@@ -33,6 +33,7 @@ from lark import Token, Tree
 
 from ..model import ZoneRef
 from ..runtime.context import FRAME_LOCAL, MAX_DEPTH, nothing
+from ..runtime.zones import MAX_ZONE_ITEMS
 from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
@@ -2042,7 +2043,7 @@ class GeneratingCompiler(Compiler):
             fast += [ast.Assign([ast.Name(held, ast.Store())], _call(_attr(_name(CTX), "own"), _const("z"),
                                                                       _attr(_name(src), "key"))),
                      ast.Delete([ast.Subscript(_name(held), _call(_attr(_name(held), "index"), _name(item)), ast.Del())])]
-        fast += self._put_on_stack(item, dst, dst_zone, top, number)
+        fast += self._put_on_stack(item, dst, dst_zone, top, number, where)
         slow = ast.Expr(_call("move_items", _name(CTX), _name(item), _name(src), _name(dst), _const(None),
                               _const(False), _const(top), where))
         test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
@@ -2065,9 +2066,10 @@ class GeneratingCompiler(Compiler):
         return self._draw_into_stack(source, dest, count, top, where) or [
             ast.Expr(_call("draw_items", _name(CTX), source, dest, count, _const(top), where))]
 
-    def _put_on_stack(self, item: str, dst: str, zone: Any, top: bool, number: int) -> list[ast.stmt]:
+    def _put_on_stack(self, item: str, dst: str, zone: Any, top: bool, number: int,
+                      where: ast.expr) -> list[ast.stmt]:
         """Put `item` (a local, of the zone's kind) on the stack `dst` (a local ZoneRef), and refuse what
-        overfills it, as `zones.add` does."""
+        overfills it, as `zones.add` does (`zones.check_fill`)."""
         content = f"t_{number}"
         put = _call(_attr(_name(content), "insert"), _const(0), _name(item)) if top \
             else _call(_attr(_name(content), "append"), _name(item))
@@ -2075,13 +2077,15 @@ class GeneratingCompiler(Compiler):
             ast.Assign([ast.Name(content, ast.Store())], _call(_attr(_name(CTX), "own"), _const("z"),
                                                                 _attr(_name(dst), "key"))),
             ast.Expr(put)]
+        # No more pieces than places, nor than a stack may hold: the exact count (and its error) only when
+        # the stack's length says it may be over.
         capacity = zone.capacity
-        if capacity is not None:
-            # No more pieces than places: the exact count (and its error) only when the stack's length says
-            # it may be over.
-            check = ast.Expr(_call("check_room", _name(CTX), _name(dst)))
-            done.append(ast.If(ast.Compare(_call("len", _name(content)), [ast.Gt()], [_const(capacity)]), [check], [])
-                        if type(capacity) is int else check)
+        check = ast.Expr(_call("check_fill", _name(CTX), _name(dst), where))
+        if capacity is None or type(capacity) is int:
+            bound = MAX_ZONE_ITEMS if capacity is None else min(capacity, MAX_ZONE_ITEMS)
+            done.append(ast.If(ast.Compare(_call("len", _name(content)), [ast.Gt()], [_const(bound)]), [check], []))
+        else:
+            done.append(check)
         return done
 
     def _of_kind(self, item: str, zone: Any) -> list[ast.expr]:
@@ -2109,7 +2113,7 @@ class GeneratingCompiler(Compiler):
         take = ast.Assign([ast.Name(item, ast.Store())],
                           _call(_attr(_call(_attr(_name(CTX), "own"), _const("z"), _attr(_name(src), "key")), "pop"),
                                 _const(0)))
-        put = self._put_on_stack(item, dst, dst_zone, top, number)
+        put = self._put_on_stack(item, dst, dst_zone, top, number, where)
         kind_tests = self._of_kind(item, dst_zone)
         if kind_tests:
             wrong = _call("zone_add", _name(CTX), _name(dst), _name(item), _const(1), _const(top), where)
@@ -2117,11 +2121,15 @@ class GeneratingCompiler(Compiler):
         if isinstance(count, ast.Constant) and type(count.value) is int:  # a number written in the pack
             if count.value == 1:
                 return [*taken[:2], ast.If(held, [take, *put], [])]
-            taken[2] = ast.Assign([ast.Name(many, ast.Store())], count)
-            return [*taken, ast.For(ast.Name("_", ast.Store()), _call("range", _name(many)),
-                                    [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])]
-        loop = ast.For(ast.Name("_", ast.Store()), _call("range", _name(many)),
+        # Into the stack it takes from, a draw turns it: `zones.draws` says how many times to take.
+        times = _call("range", _call("zone_draws", _name(CTX), _name(src), _name(dst), _name(many)))
+        loop = ast.For(ast.Name("_", ast.Store()), times,
                        [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])
+        if isinstance(count, ast.Constant) and type(count.value) is int:  # a number written in the pack
+            if count.value == 1:
+                return [*taken[:2], ast.If(held, [take, *put], [])]
+            taken[2] = ast.Assign([ast.Name(many, ast.Store())], count)
+            return [*taken, loop]
         slow = ast.Expr(_call("draw_items", _name(CTX), _name(src), _name(dst), _name(many), _const(top), where))
         is_number = ast.Compare(_call("type", _name(many)), [ast.Is()], [_name("int")])
         return [*taken, ast.If(is_number, [loop], [slow])]

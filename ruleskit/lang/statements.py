@@ -342,7 +342,7 @@ class StatementCompiler(ExpressionCompiler):
             if model.zones[src.name].type != "stack":
                 raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type}"
                                    f" in {where}")
-            for _ in range(number_value(count_fn(ctx), where)):
+            for _ in range(zone_ops.draws(ctx, src, dst, number_value(count_fn(ctx), where))):
                 if not ctx.data["z"][src.key]:
                     return
                 item = ctx.own("z", src.key).pop(0)

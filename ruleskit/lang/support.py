@@ -384,7 +384,7 @@ def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) 
     src, dst = zone_value(model, src, where), zone_value(model, dst, where)
     if model.zones[src.name].type != "stack":
         raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type} in {where}")
-    for _ in range(need_int(count, where)):
+    for _ in range(zone_ops.draws(ctx, src, dst, need_int(count, where))):
         if not ctx.data["z"][src.key]:
             return
         item = ctx.own("z", src.key).pop(0)
@@ -576,7 +576,7 @@ NAMES: dict[str, Any] = {
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_room": zone_ops.check_room,
-    "zone_add": zone_ops.add,
+    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,
+    "zone_add": zone_ops.add, "zone_draws": zone_ops.draws,
     "set_field": set_field, "change_field": change_field, "option_id": option_id,
 }

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from .context import Ctx
 
 
+# The most pieces a stack may hold: a move of more would take memory and time without end.
+MAX_ZONE_ITEMS = 100_000
+
+
 def item_size(ctx: Ctx, ref: ZoneRef, item: str) -> int:
     size_field = ctx.model.zones[ref.name].size
     if size_field is None:
@@ -136,7 +140,13 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
             if None not in content:
                 raise RuleViolation(f"{_label(ctx, ref)} has no empty slot")
             content[content.index(None)] = item
-    else:
+    elif count > 0:
+        # Refused before the pieces are put, not after: a count written in a pack may be far too great to put.
+        fixed = zone.capacity
+        if type(fixed) is int and zone.size is None and len(content) - content.count(None) + count > fixed:
+            raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {fixed})")
+        if len(content) + count > MAX_ZONE_ITEMS:
+            raise ProgramError(f"{_label(ctx, ref)} cannot hold more than {MAX_ZONE_ITEMS} pieces, in {where}")
         for _ in range(count):
             if top:
                 content.insert(0, item)
@@ -144,6 +154,26 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
                 content.append(item)
     if zone.capacity is not None or zone.type == "row":  # else nothing limits what the zone holds
         check_room(ctx, ref)
+
+
+def draws(ctx: Ctx, src: ZoneRef, dst: ZoneRef, count: int) -> int:
+    """How many times `draw count from src to dst` takes the front piece of `src`, to the same effect.
+
+    A draw into the stack it takes from turns the stack (or, onto its top, leaves it as it is): every
+    `len` draws bring it back, so only `count % len` are made, however great the count a pack wrote.
+    Between two stacks, drawing stops once the source is empty.
+    """
+    if src.key == dst.key and count > 0:
+        held = len(ctx.data["z"][src.key])
+        return count % held if held else 0
+    return count
+
+
+def check_fill(ctx: Ctx, ref: ZoneRef, where: str) -> None:
+    """Refuse a stack just put on past its capacity or past the most pieces a stack holds."""
+    check_room(ctx, ref)
+    if len(ctx.data["z"][ref.key]) > MAX_ZONE_ITEMS:
+        raise ProgramError(f"{_label(ctx, ref)} cannot hold more than {MAX_ZONE_ITEMS} pieces, in {where}")
 
 
 def check_room(ctx: Ctx, ref: ZoneRef) -> None:

@@ -4,12 +4,16 @@ backend, for every way a move or a draw can go wrong."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from engine_support import TINY_GAME, first_decision, write_pack
 
 import ruleskit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
+from test_bad_packs import cpu_limit  # noqa: E402
 
 BACKENDS = ("compiled", "closures")
 
@@ -129,8 +133,48 @@ def test_a_refused_move_leaves_the_state_as_it_was(tmp_path: Path) -> None:
 def test_generated_code_writes_the_move_out(tmp_path: Path) -> None:
     code = ruleskit.load(pack(tmp_path, "move red from pile to tray"), cache=False, backend="compiled").code
     effect = code.split("# action score (")[1].split("\n# ")[0]
-    assert ".append(" in effect and "check_room(" in effect  # and move_items only on the long way
+    assert ".append(" in effect and "check_fill(" in effect  # and move_items only on the long way
     assert effect.index(".append(") < effect.index("move_items(")
     code = ruleskit.load(pack(tmp_path, "draw 1 from pile to tray"), cache=False, backend="compiled").code
     effect = code.split("# action score (")[1].split("\n# ")[0]
     assert ".pop(0)" in effect and "draw_items(" not in effect  # a number written in the pack: no long way
+
+
+# 2**62, the language's largest number (a number written in a pack is at most 2**53).
+GREAT = "4503599627370496 * 1024"
+
+GREAT_COUNTS = {
+    "draw a great many into the same stack": (f"draw {GREAT} from pile to pile", "draw 1 from pile to pile"),
+    "draw a great many onto the same stack's top": (f"draw {GREAT} from pile to pile top", "draw 0 from pile to pile"),
+    "draw a great many from a short stack": (f"draw {GREAT} from pile to open", "draw 3 from pile to open"),
+    "move a great many into a stack with room for two": (f"move {GREAT} of red from bag to tray",
+                                                          "move 3 of red from bag to tray"),
+}
+
+
+@pytest.mark.parametrize(("effect", "same_as"), list(GREAT_COUNTS.values()), ids=list(GREAT_COUNTS))
+def test_a_great_count_ends_at_once_as_a_small_one_would(tmp_path: Path, effect: str, same_as: str) -> None:
+    # A pack's count is read for what it does (2**62 draws into the same stack turn it 2**62 % 3 times):
+    # nothing loops a great many times.
+    with cpu_limit(20):
+        for backend in BACKENDS:
+            great, small = (first_decision(pack(tmp_path / name, text), backend)
+                            for name, text in (("great", effect), ("small", same_as)))
+            if isinstance(great, dict) and isinstance(small, dict):
+                assert great["data"] == small["data"]
+            else:
+                assert great == small  # the same refusal
+
+
+def test_a_stack_holds_no_more_than_its_limit(tmp_path: Path) -> None:
+    from ruleskit.runtime.zones import MAX_ZONE_ITEMS
+
+    with cpu_limit(20):
+        for backend in BACKENDS:
+            full = first_decision(pack(tmp_path, f"move {MAX_ZONE_ITEMS} of red from bag to open"), backend)
+            assert isinstance(full, dict) and len(full["data"]["z"]["open"]) == MAX_ZONE_ITEMS
+            over = first_decision(pack(tmp_path, f"move {MAX_ZONE_ITEMS} of red from bag to open\\n"
+                                                 "move red from bag to open"), backend)
+            assert f"open cannot hold more than {MAX_ZONE_ITEMS} pieces" in str(over)
+            great = first_decision(pack(tmp_path, f"move {GREAT} of red from bag to open"), backend)
+            assert f"cannot hold more than {MAX_ZONE_ITEMS} pieces" in str(great)
