@@ -33,7 +33,7 @@ from lark import Token, Tree
 
 from ..model import ZoneRef
 from ..runtime.context import FRAME_LOCAL, MAX_DEPTH, nothing
-from ..runtime.zones import MAX_ZONE_ITEMS
+from ..runtime.values import MAX_ZONE_ITEMS
 from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition

@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 
 INFINITE = 10**9
 MAX_INT = 2**62
+# The most pieces a stack holds, or a pool's pieces listed one by one: more would take memory and time without end.
+MAX_ZONE_ITEMS = 100_000
 
 
 def option_id(value: Any) -> str:
@@ -57,13 +59,17 @@ def checked_int(value: int, where: str) -> int:
     return value
 
 
-def zone_items(model: Model, data: dict[str, Any], ref: ZoneRef) -> list[Any]:
+def zone_items(model: Model, data: dict[str, Any], ref: ZoneRef, where: str) -> list[Any]:
     """The contents of a zone as a list; a pool lists each token once per copy."""
     zone = model.zones[ref.name]
     content = data["z"][ref.key]
     if zone.type == "pool":
         if zone.unlimited:
             return [item for item in content]
+        held = sum(content.values())
+        if held > MAX_ZONE_ITEMS:
+            raise ProgramError(f"the {held} pieces of '{ref.key}' cannot be listed (a list holds at most "
+                               f"{MAX_ZONE_ITEMS}) in {where}")
         result: list[str] = []
         for item, count in content.items():
             if count:  # most of a pool's kinds may be absent: no empty list to make and add
@@ -78,5 +84,5 @@ def as_list(model: Model, data: dict[str, Any], value: Any, where: str) -> list[
     if isinstance(value, list):
         return value
     if isinstance(value, ZoneRef):
-        return zone_items(model, data, value)
+        return zone_items(model, data, value, where)
     raise ProgramError(f"expected a list or a zone, got {label_of(model, value)!r} in {where}")

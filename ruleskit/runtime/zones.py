@@ -10,14 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
 from ..model import ZoneRef
-from .values import INFINITE, label_of
+from .values import INFINITE, MAX_ZONE_ITEMS, label_of
 
 if TYPE_CHECKING:
     from .context import Ctx
-
-
-# The most pieces a stack may hold: a move of more would take memory and time without end.
-MAX_ZONE_ITEMS = 100_000
 
 
 def item_size(ctx: Ctx, ref: ZoneRef, item: str) -> int:

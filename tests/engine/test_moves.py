@@ -59,6 +59,10 @@ type = "stack"
 of = "chip"
 owner = "player"
 capacity = 1
+
+[zones.cups]
+type = "pool"
+of = "chip"
 """
 
 EFFECTS = {
@@ -167,7 +171,7 @@ def test_a_great_count_ends_at_once_as_a_small_one_would(tmp_path: Path, effect:
 
 
 def test_a_stack_holds_no_more_than_its_limit(tmp_path: Path) -> None:
-    from ruleskit.runtime.zones import MAX_ZONE_ITEMS
+    from ruleskit.runtime.values import MAX_ZONE_ITEMS
 
     with cpu_limit(20):
         for backend in BACKENDS:
@@ -178,3 +182,19 @@ def test_a_stack_holds_no_more_than_its_limit(tmp_path: Path) -> None:
             assert f"open cannot hold more than {MAX_ZONE_ITEMS} pieces" in str(over)
             great = first_decision(pack(tmp_path, f"move {GREAT} of red from bag to open"), backend)
             assert f"cannot hold more than {MAX_ZONE_ITEMS} pieces" in str(great)
+
+
+@pytest.mark.parametrize("held", ["100000", "100001", GREAT])
+def test_a_pool_too_full_to_list_is_an_error_where_it_is_listed(tmp_path: Path, held: str) -> None:
+    # A pool holds counts, so any number of pieces; listed one by one (`items`, a `for`), at most 100,000.
+    from ruleskit.runtime.values import MAX_ZONE_ITEMS
+
+    effect = f"move {held} of red from bag to cups\\nlet n = count(items(cups))\\nme.points += n - n"
+    with cpu_limit(20):
+        results = [first_decision(pack(tmp_path, effect), backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    if held == str(MAX_ZONE_ITEMS):
+        assert isinstance(results[0], dict)
+    else:
+        assert "pieces of 'cups' cannot be listed (a list holds at most 100000) in action score (" in str(results[0])
+        assert "game.toml:15: error:" in str(results[0])
