@@ -252,30 +252,32 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
             if used_up:
                 continue
         ctx.env = {}
-        if action.when is not None and not action.when(ctx):
+        when = action.when
+        if when is not None and not when(ctx):
             continue
-        if action.params:
-            found: list[Action] = []
-            lister = action.lister
-            if lister is not None and len(action.params) == 1:
-                # The generated loop called here, not through `_bind` as for several parameters: going through
-                # `_bind` cost 1.4-1.7% more instructions a decision on the built-in packs measured.
-                ctx.env = {}
-                param = action.params[0]
-                options = param.options(ctx)
-                if type(options) is not list:
-                    options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
-                listed = lister(ctx, options, action.tables[player], MAX_LEGAL_ACTIONS - count,
-                                action.makers[player] or _maker(game, action, player), None)
-                if listed is None:
-                    _too_many(action)
-                found = listed
-            else:
-                _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+        single = action.single_options
+        if single is not None:
+            # The generated loop called here, not through `_bind` as for several parameters: going through
+            # `_bind` cost 1.4-1.7% more instructions a decision on the built-in packs measured.
+            ctx.env = {}
+            options = single(ctx)
+            if type(options) is not list:
+                options = as_list(game.model, ctx.data, options,
+                                  f"action {action.name} parameter {action.params[0].name}")
+            found = action.lister(ctx, options, action.tables[player], MAX_LEGAL_ACTIONS - count,
+                                  action.makers[player] or _maker(game, action, player), None)
+            if found is None:
+                _too_many(action)
             if found:
                 count += len(found)
                 yield found
-        elif (not action.requires and not action.costs) or _allowed(ctx, action):
+        elif action.params:
+            found = []
+            _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
+            if found:
+                count += len(found)
+                yield found
+        elif not action.checked or _allowed(ctx, action):
             count += 1
             yield [action.tables[player].get(()) or _make_action(game, action, [], player)]
 
