@@ -147,6 +147,11 @@ def _readable(definition: ast.FunctionDef) -> str:
         return f"def {definition.name}({params}):\n    ...  # nested too deeply to print as Python source"
 
 
+def _assigned(pairs: tuple[tuple[str, ast.expr], ...]) -> list[ast.stmt]:
+    """`name = value` for each pair, in order: operands worked out once, in the order the closures take them."""
+    return [ast.Assign([ast.Name(name, ast.Store())], value) for name, value in pairs]
+
+
 def _without_unread_names(body: list[ast.stmt]) -> list[ast.stmt]:
     """`(x := value)` as `value` where nothing reads `x`: a name kept for a read that folding made needless.
 
@@ -2010,7 +2015,7 @@ class GeneratingCompiler(Compiler):
         if count_of is not None:  # the count is worked out after the zones, as in the closure
             self._count += 1
             names = [f"w_{self._count}", f"s_{self._count}", f"d_{self._count}"]
-            assign = [ast.Assign([ast.Name(n, ast.Store())], v) for n, v in zip(names, (what, source, dest), strict=True)]
+            assign = _assigned(tuple(zip(names, (what, source, dest), strict=True)))
             call = _call("move_items", _name(CTX), *[_name(n) for n in names], count, _const(True), _const(top),
                          _const(self.where(node)))
             return [*assign, ast.Expr(call)]
@@ -2033,8 +2038,7 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         number = self._count
         item, src, dst, held = (f"{prefix}_{number}" for prefix in ("w", "s", "d", "c"))
-        taken = [ast.Assign([ast.Name(name, ast.Store())], value)
-                 for name, value in ((item, what), (src, source), (dst, dest))]
+        taken = _assigned(((item, what), (src, source), (dst, dest)))
         # A piece of another kind goes the long way, to its error.
         tests = [ast.Compare(_call("type", _name(item)), [ast.Is()], [_name("str")]), *self._of_kind(item, dst_zone)]
         fast: list[ast.stmt] = []
@@ -2107,8 +2111,7 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         number = self._count
         src, dst, many, item = (f"{prefix}_{number}" for prefix in ("s", "d", "n", "w"))
-        taken = [ast.Assign([ast.Name(name, ast.Store())], value)
-                 for name, value in ((src, source), (dst, dest), (many, count))]
+        taken = _assigned(((src, source), (dst, dest), (many, count)))
         held = _data("z", _attr(_name(src), "key"))
         take = ast.Assign([ast.Name(item, ast.Store())],
                           _call(_attr(_call(_attr(_name(CTX), "own"), _const("z"), _attr(_name(src), "key")), "pop"),
