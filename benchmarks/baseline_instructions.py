@@ -17,8 +17,8 @@ cache miss counts nothing. The ratio is a check on the timed one, not a replacem
 under `valgrind --tool=cachegrind` with its cache and branch simulation instead, and reports, per decision,
 the first-level data and instruction cache misses and the mispredicted branches beside the instructions: what
 a decision costs that instructions do not show. Those figures are for the games played after the first COUNT
-(3 x COUNT games less COUNT, over the decisions between), so that a one-off full garbage collection, which
-touches the whole heap, falls on neither side. valgrind must be installed.
+(3 x COUNT games less COUNT, each less its setup, over the decisions between), so that a one-off full
+garbage collection, which touches the whole heap, falls on neither side. valgrind must be installed.
 """
 
 from __future__ import annotations
@@ -98,10 +98,17 @@ def count_side(name: str, side: str, count: int, work: Path, caches: bool = Fals
     if caches:
         # The games after the first `count`: one full collection of the whole heap (a one-off that lands
         # in whichever run crosses its threshold) would otherwise weigh on misses more than on anything else.
+        # Each play less the setup of as many games (dealing decks through the pack costs as games do).
         more = run(name, side, 3 * count, "play", cache, work / f"{side}-more.out", caches)
-        played_events, first_events = (cachegrind_totals(work / f"{side}-{mode}.out") for mode in ("more", "play"))
-        figures = {label: round(sum(played_events[e] - first_events[e] for e in events) / (more - decisions))
-                   for label, events in CACHE_FIGURES}
+        run(name, side, count, "setup", cache, work / f"{side}-setup.out", caches)
+        run(name, side, 3 * count, "setup", cache, work / f"{side}-more-setup.out", caches)
+        events = {mode: cachegrind_totals(work / f"{side}-{mode}.out")
+                  for mode in ("play", "setup", "more", "more-setup")}
+
+        def played(event: str) -> int:
+            return (events["more"][event] - events["more-setup"][event]) - (events["play"][event] - events["setup"][event])
+
+        figures = {label: round(sum(played(e) for e in names) / (more - decisions)) for label, names in CACHE_FIGURES}
         return {"decisions": more - decisions, "per_decision": figures["instructions"], "figures": figures}
     run(name, side, count, "setup", cache, work / f"{side}-setup.out")
     played = total_instructions(work / f"{side}-play.out") - total_instructions(work / f"{side}-setup.out")
