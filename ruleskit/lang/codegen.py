@@ -910,9 +910,9 @@ class GeneratingCompiler(Compiler):
     def _lister_at_once(body: list[ast.stmt], value: str, unprefixed: bool) -> list[ast.stmt]:
         """A lister's loop with the step of every binding charged before it, when the budget has room for
         them all and no more than `room` can pass (so `body` takes a binding that passes with no test of
-        the room), and, if `unprefixed`, no earlier values are given: for options each named once and checks that can charge no step (they do not reach the
-        context), it stops where the loop one step at a time would, with the same errors, and the steps it
-        leaves charged are the same."""
+        the room), and, if `unprefixed`, no earlier values are given: for options each named once and checks
+        that can charge no step (they do not reach the context), it stops where the loop one step at a time
+        would, with the same errors, and the steps it leaves charged are the same."""
         steps = _attr(_name(CTX), "steps")
         count = _call("len", _name("options"))
         room = ast.BoolOp(ast.And(), [
@@ -2121,17 +2121,14 @@ class GeneratingCompiler(Compiler):
         if kind_tests:
             wrong = _call("zone_add", _name(CTX), _name(dst), _name(item), _const(1), _const(top), where)
             put = [ast.If(kind_tests[0], put, [ast.Expr(wrong)])]
-        if isinstance(count, ast.Constant) and type(count.value) is int:  # a number written in the pack
-            if count.value == 1:
-                return [*taken[:2], ast.If(held, [take, *put], [])]
+        written = isinstance(count, ast.Constant) and type(count.value) is int  # a number written in the pack
+        if written and count.value == 1:  # type: ignore[attr-defined]
+            return [*taken[:2], ast.If(held, [take, *put], [])]
         # Into the stack it takes from, a draw turns it: `zones.draws` says how many times to take.
         times = _call("range", _call("zone_draws", _name(CTX), _name(src), _name(dst), _name(many)))
         loop = ast.For(ast.Name("_", ast.Store()), times,
                        [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])
-        if isinstance(count, ast.Constant) and type(count.value) is int:  # a number written in the pack
-            if count.value == 1:
-                return [*taken[:2], ast.If(held, [take, *put], [])]
-            taken[2] = ast.Assign([ast.Name(many, ast.Store())], count)
+        if written:
             return [*taken, loop]
         slow = ast.Expr(_call("draw_items", _name(CTX), _name(src), _name(dst), _name(many), _const(top), where))
         is_number = ast.Compare(_call("type", _name(many)), [ast.Is()], [_name("int")])
