@@ -78,13 +78,11 @@ class CompiledAction:
     tables: list[dict[Any, Any]] = attrs.field(init=False, eq=False, repr=False)
     makers: list[Any] = attrs.field(init=False, eq=False, repr=False)
     # The options of its one parameter when `lister` lists that parameter's bindings (the listing calls the
-    # two in turn); None otherwise. Whether a `require` or a cost must pass before it is offered.
+    # two in turn); None otherwise.
     single_options: Any = attrs.field(init=False, eq=False, repr=False)
-    checked: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         self.single_options = self.params[0].options if self.lister is not None and len(self.params) == 1 else None
-        self.checked = bool(self.requires or self.costs)
         limit = self.limit
         self.limited = limit.turn is not None or limit.visit is not None or limit.game is not None
         self.limit_checks = []

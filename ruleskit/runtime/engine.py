@@ -268,18 +268,16 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                                   action.makers[player] or _maker(game, action, player), None)
             if found is None:
                 _too_many(action)
-            if found:
-                count += len(found)
-                yield found
         elif action.params:
             found = []
             _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
-            if found:
-                count += len(found)
-                yield found
-        elif not action.checked or _allowed(ctx, action):
-            count += 1
-            yield [action.tables[player].get(()) or _make_action(game, action, [], player)]
+        elif (not action.requires and not action.costs) or _allowed(ctx, action):
+            found = [action.tables[player].get(()) or _make_action(game, action, [], player)]
+        else:
+            continue
+        if found:
+            count += len(found)
+            yield found
 
 
 def _maker(game: Game, action: CompiledAction, player: int) -> Callable[[Any], Action]:

@@ -140,9 +140,9 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
         # Refused before the pieces are put, not after: a count written in a pack may be far too great to put.
         fixed = zone.capacity
         if type(fixed) is int and zone.size is None and len(content) - content.count(None) + count > fixed:
-            raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {fixed})")
+            raise _full(ctx, ref, fixed)
         if len(content) + count > MAX_ZONE_ITEMS:
-            raise ProgramError(f"{_label(ctx, ref)} cannot hold more than {MAX_ZONE_ITEMS} pieces, in {where}")
+            raise _past_limit(ctx, ref, where)
         for _ in range(count):
             if top:
                 content.insert(0, item)
@@ -169,7 +169,7 @@ def check_fill(ctx: Ctx, ref: ZoneRef, where: str) -> None:
     """Refuse a stack just put on past its capacity or past the most pieces a stack holds."""
     check_room(ctx, ref)
     if len(ctx.data["z"][ref.key]) > MAX_ZONE_ITEMS:
-        raise ProgramError(f"{_label(ctx, ref)} cannot hold more than {MAX_ZONE_ITEMS} pieces, in {where}")
+        raise _past_limit(ctx, ref, where)
 
 
 def check_room(ctx: Ctx, ref: ZoneRef) -> None:
@@ -177,7 +177,15 @@ def check_room(ctx: Ctx, ref: ZoneRef) -> None:
     zone = ctx.model.zones[ref.name]
     cap = _capacity(ctx, zone, ref)
     if cap is not None and _used(ctx, zone, ref) > cap:
-        raise RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
+        raise _full(ctx, ref, cap)
+
+
+def _full(ctx: Ctx, ref: ZoneRef, cap: int) -> RuleViolation:
+    return RuleViolation(f"{_label(ctx, ref)} is full (capacity {cap})")
+
+
+def _past_limit(ctx: Ctx, ref: ZoneRef, where: str) -> ProgramError:
+    return ProgramError(f"{_label(ctx, ref)} cannot hold more than {MAX_ZONE_ITEMS} pieces, in {where}")
 
 
 def move(ctx: Ctx, src: ZoneRef, dst: ZoneRef, what: Any, count: int | None, top: bool, where: str) -> None:
