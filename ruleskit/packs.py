@@ -186,6 +186,8 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
             sub = sub[:-1]
         else:
             wrong = _first_wrong_type(exc)
+            if wrong is None and sub and _expects_table(cls, sub):
+                wrong = _not_a_table(data, sub)
             if wrong is not None and sub:
                 message = f"'{'.'.join(sub)}' {wrong}"
             else:
@@ -220,6 +222,31 @@ def _first_non_list(data: dict[str, Any], cls: type, sub: tuple[str, ...] = ()) 
             if found is not None:
                 return found
     return None
+
+
+def _expects_table(cls: Any, sub: tuple[str, ...]) -> bool:
+    """Whether the schema wants a table at `sub` inside `cls` (a nested class, or a table of them)."""
+    for part in sub:
+        if isinstance(cls, type) and attrs.has(cls):
+            cls = _field_types(cls).get(part)
+        elif typing.get_origin(cls) is dict:
+            cls = typing.get_args(cls)[1]
+        else:
+            return False
+    return (isinstance(cls, type) and attrs.has(cls)) or typing.get_origin(cls) is dict
+
+
+def _not_a_table(data: dict[str, Any], sub: tuple[str, ...]) -> str | None:
+    """What is wrong with the value at `sub` when it is not a table where the schema wants one (`vars = { hp =
+    "int" }` for `vars = { hp = { type = "int" } }`): cattrs reports only that it has no `keys`."""
+    value: Any = data
+    for part in sub:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    if isinstance(value, dict):
+        return None
+    return f"should be a table, not {_TYPE_NAMES.get(type(value), type(value).__name__)} ({value!r})"
 
 
 def _first_wrong_type(exc: BaseException) -> str | None:

@@ -175,6 +175,43 @@ def _without_unread_names(body: list[ast.stmt]) -> list[ast.stmt]:
     return body
 
 
+def _replaced(body: list[ast.stmt], replace: Callable[[ast.Call], ast.expr | None]) -> list[ast.stmt]:
+    """`body` with each call that `replace` gives a replacement for replaced (walked without recursion, as
+    `_without_unread_names` is; a replacement's own parts are not walked again)."""
+    nodes = [n for stmt in body for n in ast.walk(stmt)]
+
+    def kept(value: Any) -> Any:
+        return (replace(value) or value) if isinstance(value, ast.Call) else value
+
+    for node in nodes:
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [kept(v) for v in value]
+            elif isinstance(value, ast.Call):
+                setattr(node, field, kept(value))
+    return body
+
+
+def _simple_read(value: ast.expr) -> bool:
+    """Whether reading `value` twice costs less than a call and gives the same value: a Python local, or a
+    local in ctx.env."""
+    return (isinstance(value, ast.Name) and isinstance(value.ctx, ast.Load)) or (
+        isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id == ENV
+        and isinstance(value.slice, ast.Constant))
+
+
+def _with_inline_none_tests(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`not_none(x, message)` of a local as `x if x is not None else fail(message)`: the same value and
+    error, with no call where the value is there (13.8 calls a decision in a pack measured)."""
+    def inline(call: ast.Call) -> ast.expr | None:
+        if not (isinstance(call.func, ast.Name) and call.func.id == "not_none" and _simple_read(call.args[0])):
+            return None
+        value, message = call.args
+        return ast.IfExp(ast.Compare(value, [ast.IsNot()], [_const(None)]), value, _call("fail", message))
+
+    return _replaced(body, inline)
+
+
 def _locate(tree: ast.AST) -> None:
     """Give every node the location `compile()` needs (the code has no source lines of its own)."""
     stack = [tree]
@@ -322,6 +359,8 @@ class GeneratingCompiler(Compiler):
         self._rule_bounds: dict[str, Bounds] = {}
         self._rule_int_bounds: dict[str, Bounds] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
+        # Per zone each player or item has: its ZoneRefs, by seat (a list) or by item (a table).
+        self._zone_tables: dict[str, Any] = {}
         # The lists of zone keys by position made so far, one per content: two reads of one zone through the
         # same position then read alike, and folding can tell that they read the same list.
         self._zone_key_lists: dict[tuple[str, ...], list[str]] = {}
@@ -355,13 +394,47 @@ class GeneratingCompiler(Compiler):
         self._keep.append(value)
         return _name(name)
 
+    def _with_zone_tables(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """`zone_ref(NAME, owner)` of a zone each player or item has, its owner a local, as a lookup in a
+        table of the zones made when the code is: `T[x]` for a seat in range, `T.get(x)` for an item's id;
+        any other owner (none, a truth value, a number out of range) goes to `zone_ref`, with its errors."""
+        zones, model = self.model.zones, self.model
+
+        def lookup(call: ast.Call) -> ast.expr | None:
+            if not (isinstance(call.func, ast.Name) and call.func.id == "zone_ref" and len(call.args) == 2
+                    and isinstance(call.args[0], ast.Constant) and call.args[0].value in zones):
+                return None
+            name, owner = call.args[0].value, call.args[1]
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "not_none":
+                owner = owner.args[0]
+            if not _simple_read(owner):
+                return None
+            zone = zones[name]
+            if zone.owner == "player":
+                seats = self._zone_tables.setdefault(
+                    name, [support.zone_ref(name, seat) for seat in range(model.max_players)])
+                in_range = ast.BoolOp(ast.And(), [
+                    ast.Compare(_call("type", owner), [ast.Is()], [_name("int")]),
+                    ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [owner, _const(len(seats))])])
+                return ast.IfExp(in_range, _sub(self.constant(seats, "zone_refs"), owner), call)
+            if zone.owner in model.kinds:
+                items = self._zone_tables.setdefault(name, {item: support.zone_ref(name, item)
+                                                            for item, kind in model.item_kind.items()
+                                                            if kind == zone.owner})
+                found = ast.IfExp(ast.Compare(_call("type", owner), [ast.Is()], [_name("str")]),
+                                  _call(_attr(self.constant(items, "zone_refs"), "get"), owner), _const(None))
+                return ast.BoolOp(ast.Or(), [found, call])
+            return None
+
+        return _replaced(body, lookup)
+
     def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True) -> Any:
         """Compile statements into `def f(ctx)` (or other parameters) and return the function."""
         if self.discard_code:  # checked for its errors only: nothing will call it
             return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
-        body = _without_unread_names(body)
+        body = _with_inline_none_tests(self._with_zone_tables(_without_unread_names(body)))
         # The locals for the context's tables, read once, where the body reads them at all.
         named = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)} if prologue else set()
         start: list[ast.stmt] = [ast.Assign([ast.Name(local, ast.Store())], _attr(_name(CTX), field))
@@ -1115,15 +1188,20 @@ class GeneratingCompiler(Compiler):
         def is_type(kind: str) -> Callable[[ast.expr], ast.expr]:
             return lambda subject: ast.Compare(_call("type", subject), [ast.Is()], [_name(kind)])
 
+        def is_seat(subject: ast.expr) -> ast.expr:
+            # A number that is no seat of the game (past the last, or negative) is `any_field`'s error.
+            return ast.BoolOp(ast.And(), [is_type("int")(subject), ast.Compare(
+                _const(0), [ast.LtE(), ast.Lt()], [_name(value), _data("n")])])
+
         paths: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
         if for_player == "var":
-            paths.append((is_type("int"), _sub(_sub(_data("pv"), _name(value)), field)))
+            paths.append((is_seat, _sub(_sub(_data("pv"), _name(value)), field)))
         elif for_player == "zone":
-            paths.append((is_type("int"), _call("zone_ref", _const(field), _name(value))))
+            paths.append((is_seat, _call("zone_ref", _const(field), _name(value))))
         elif for_player == "kind":
-            paths.append((is_type("int"), self._player_item(field, _name(value), True)))
+            paths.append((is_seat, self._player_item(field, _name(value), True)))
         elif for_player == "index":
-            paths.append((is_type("int"), _name(value)))
+            paths.append((is_seat, _name(value)))
         kinds_give = set(by_kind.values())
         table: ast.expr | None = None
         if not tables:
@@ -1883,7 +1961,10 @@ class GeneratingCompiler(Compiler):
                                                   *bounds))]
         branches: list[tuple[ast.expr, str, ast.expr]] = []
         if player_bound is not None:
-            is_seat = ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("int")])
+            # A number that is no seat of the game (past the last, or negative) is `set_field`'s error.
+            is_seat = ast.BoolOp(ast.And(), [
+                ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("int")]),
+                ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [_name(owner_name), _data("n")])])
             branches.append((is_seat, "pv", bounds[1]))
         if len(item_bounds) == 1:
             (kind, bound), = item_bounds.items()

@@ -29,6 +29,13 @@ BUILTIN_EVENTS = {"game_start": 0, "turn_start": 1, "turn_end": 1, "round_end": 
 MAX_LIST = 100_000
 
 
+
+def not_a_player(value: int, players: int, where: str) -> ProgramError:
+    """The error for a number read as a player (a value whose type only the run time knows) that is no
+    seat of the game: a seat past the last, or a negative one, which Python would read from the end."""
+    return ProgramError(f"{value} is not a player (the players are 0 to {players - 1}) in {where}")
+
+
 class ExpressionCompiler:
     """The compiler's state, its error helpers, and the compiling of expressions."""
 
@@ -215,6 +222,8 @@ class ExpressionCompiler:
             if isinstance(value, int):
                 if player_reader is None:
                     raise ProgramError(f"a player has no field '{field}' in {where}")
+                if not 0 <= value < ctx.data["n"]:
+                    raise not_a_player(value, ctx.data["n"], where)
                 return player_reader(ctx, value)
             if isinstance(value, str):
                 kind = model.item_kind.get(value)

@@ -17,7 +17,7 @@ from ..runtime import rng
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
 from . import builtins, coverage
-from .expressions import SPECIALS, ExpressionCompiler, number_value, unquote
+from .expressions import SPECIALS, ExpressionCompiler, not_a_player, number_value, unquote
 from .parser import position
 from .scope import ANY, Fn, Scope, element_type
 from .values import as_list, checked_int, label_of
@@ -215,6 +215,8 @@ class StatementCompiler(ExpressionCompiler):
         def write(ctx: Ctx, value: Any) -> None:
             owner = base_fn(ctx)
             if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+                if not 0 <= owner < ctx.data["n"]:
+                    raise not_a_player(owner, ctx.data["n"], where)
                 ctx.own("pv", owner)[field] = player_bound(value, where)
                 return
             if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
@@ -225,9 +227,13 @@ class StatementCompiler(ExpressionCompiler):
 
         def read(ctx: Ctx) -> Any:
             owner = base_fn(ctx)
-            if isinstance(owner, int) and not isinstance(owner, bool):
+            if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+                if not 0 <= owner < ctx.data["n"]:
+                    raise not_a_player(owner, ctx.data["n"], where)
                 return ctx.data["pv"][owner][field]
-            return ctx.data["ev"][owner][field]
+            if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
+                return ctx.data["ev"][owner][field]
+            raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
         return write, read
 

@@ -17,7 +17,7 @@ from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
-from .expressions import joined, number_value
+from .expressions import joined, not_a_player, number_value
 from .values import as_list, checked_int, label_of, option_id
 
 # The closure backend's own checks, under the names the generated code calls.
@@ -115,6 +115,8 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
             return zone_ref(field, value)
         raise ProgramError(f"'{value}' has no field '{field}' in {where}")
     if kind_of_value is int:
+        if for_player is not None and not 0 <= value < ctx.data["n"]:
+            raise not_a_player(value, ctx.data["n"], where)
         if for_player == "var":
             return ctx.data["pv"][value][field]
         if for_player == "zone":
@@ -395,6 +397,8 @@ def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, i
               where: str) -> None:
     """`set owner.field = value` for a player's or an item's variable."""
     if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
+        if not 0 <= owner < ctx.data["n"]:
+            raise not_a_player(owner, ctx.data["n"], where)
         ctx.own("pv", owner)[field] = player_bound(value, where)
         return
     model = ctx.model
@@ -405,13 +409,22 @@ def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, i
     raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
 
+def field_value(ctx: Ctx, owner: Any, field: str, players_have_it: bool, item_kinds: Any, where: str) -> Any:
+    """The current value of `owner.field`, a player's or an item's variable, before it is changed; an owner
+    that has no such variable (or a number that is no player's seat) is an error here."""
+    if isinstance(owner, int) and not isinstance(owner, bool) and players_have_it:
+        if not 0 <= owner < ctx.data["n"]:
+            raise not_a_player(owner, ctx.data["n"], where)
+        return ctx.data["pv"][owner][field]
+    if isinstance(owner, str) and ctx.model.item_kind.get(owner) in item_kinds:
+        return ctx.data["ev"][owner][field]
+    raise ProgramError(f"{label_of(ctx.model, owner)} has no variable '{field}' in {where}")
+
+
 def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player_bound: Any,
                  item_bounds: dict[str, Any], where: str) -> None:
     """`owner.field += value` (or `-=`, with `sign` -1); `value` comes after the current value is read."""
-    if isinstance(owner, int) and not isinstance(owner, bool):
-        current = ctx.data["pv"][owner][field]
-    else:
-        current = ctx.data["ev"][owner][field]
+    current = field_value(ctx, owner, field, player_bound is not None, item_bounds, where)
     changed = checked_int(need_int(current, where) + sign * need_int(value, where), where)
     set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
 

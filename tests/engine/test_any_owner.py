@@ -1,0 +1,79 @@
+"""A value whose type only the run time knows, read or written as a player or an item (`q.points`,
+`q.hand`, `set q.hp = 2`): both backends agree, and a number that is no seat of the game is a located
+error, never a Python error nor a read of another player's value from the end of the list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_support import first_decision
+from test_moves import BACKENDS, GAME
+
+from ruleskit.lang.expressions import not_a_player
+
+OWNED = GAME.replace("[kinds.stone]", '[kinds.stone]\nvars = { hp = { type = "int" } }') + """
+[zones.sack]
+type = "stack"
+of = "chip"
+owner = "stone"
+"""
+
+# What `q` may be: the second player, a seat past the last, a truth value, a negative number, an item,
+# none, a list; picked from a list of mixed values, so that only the run time knows its type.
+VALUES = {"a seat": 0, "a seat past the last": 1, "a truth value": 2, "a negative number": 3, "an item": 4,
+          "none": 5, "a list": 6}
+USES = {
+    "read a player's counter": "me.points += q.points - q.points",
+    "set a player's counter": "set q.points = 1",
+    "add to a player's counter": "q.points += 1",
+    "count a player's zone": "me.points += count(q.hand) * 0",
+    "move into a player's zone": "move red from bag to q.hand",
+    "set an item's variable": "set q.hp = 2",
+    "add to an item's variable": "q.hp += 1",
+    "move into an item's zone": "move red from bag to q.sack",
+}
+
+
+def effect(value: int, use: str) -> str:
+    return f"let q = [players[1], 5, true, 0 - 1, flint, none, [1]][{value}]\\n{use}"
+
+
+def pack(tmp_path: Path, text: str) -> Path:
+    from engine_support import write_pack
+
+    return write_pack(tmp_path / "owners", game=OWNED.replace("EFFECT", text))
+
+
+@pytest.mark.parametrize("use", list(USES.values()), ids=list(USES))
+@pytest.mark.parametrize("value", list(VALUES.values()), ids=list(VALUES))
+def test_an_owner_known_only_at_run_time_agrees_with_the_reference_backend(tmp_path: Path, value: int,
+                                                                          use: str) -> None:
+    root = pack(tmp_path, effect(value, use))
+    results = [first_decision(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    if isinstance(results[0], str):  # no Python error escapes, whatever the value
+        assert results[0].startswith(("ProgramError: ", "IllegalAction: ")), results[0]
+
+
+@pytest.mark.parametrize("value", [VALUES["a seat past the last"], VALUES["a negative number"]])
+@pytest.mark.parametrize("use", ["read a player's counter", "set a player's counter", "add to a player's counter",
+                                 "count a player's zone", "move into a player's zone"])
+def test_a_number_that_is_no_seat_is_not_a_player(tmp_path: Path, value: int, use: str) -> None:
+    number = [5, -1][value == VALUES["a negative number"]]
+    for backend in BACKENDS:
+        result = first_decision(pack(tmp_path, effect(value, USES[use])), backend)
+        # Before, a negative seat read and wrote the last player's values, and one past the last raised
+        # IndexError or KeyError.
+        assert isinstance(result, str) and not_a_player(number, 2, "").message.removesuffix(" in ") in result
+        assert "game.toml:15" in result
+
+
+def test_the_second_player_is_read_and_written_as_before(tmp_path: Path) -> None:
+    for backend in BACKENDS:
+        state = first_decision(pack(tmp_path, effect(VALUES["a seat"], "q.points += 3\\nmove red from bag to q.hand")),
+                               backend)
+        assert state["data"]["pv"][1]["points"] == 3 and state["data"]["z"]["hand@1"] == ["red"]
+        state = first_decision(pack(tmp_path, effect(VALUES["an item"], "q.hp += 2\\nmove red from bag to q.sack")),
+                               backend)
+        assert state["data"]["ev"]["flint"]["hp"] == 2 and state["data"]["z"]["sack@flint"] == ["red"]
