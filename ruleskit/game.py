@@ -80,9 +80,13 @@ class CompiledAction:
     # The options of its one parameter when `lister` lists that parameter's bindings (the listing calls the
     # two in turn); None otherwise.
     single_options: Any = attrs.field(init=False, eq=False, repr=False)
+    # With `single_options`, when those options are always the same list (a kind's items, each once): that
+    # list, which the listing passes to `lister` as it is (it only reads it); None otherwise.
+    fixed_options: list[Any] | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         self.single_options = self.params[0].options if self.lister is not None and len(self.params) == 1 else None
+        self.fixed_options = getattr(self.lister, "fixed_options", None) if self.single_options is not None else None
         limit = self.limit
         self.limited = limit.turn is not None or limit.visit is not None or limit.game is not None
         self.limit_checks = []

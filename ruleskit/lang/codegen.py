@@ -131,6 +131,12 @@ def _item_field(how: str, item: ast.expr, field: str, none_message: ast.expr) ->
     return _sub(ast.BoolOp(ast.Or(), [_call(_attr(table, "get"), item), _call("fail", none_message)]), field)
 
 
+def _seat_test(subject: ast.expr, value: ast.expr) -> ast.expr:
+    """`type(subject) is int and 0 <= value < D['n']` (`subject` works `value` out): a seat of this game."""
+    return ast.BoolOp(ast.And(), [ast.Compare(_call("type", subject), [ast.Is()], [_name("int")]),
+                                  ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [value, _data("n")])])
+
+
 def _bool(node: ast.expr) -> ast.expr:
     """Mark `node` as code that gives True or False whenever it gives a value."""
     node.sure_bool = True  # type: ignore[attr-defined]
@@ -977,7 +983,11 @@ class GeneratingCompiler(Compiler):
         ]
         if self._calls_directly(body):
             body = self._restoring_depth(body)
-        return self.function(body, (CTX, "options", "table", "room", "make", "prefix"))  # type: ignore[no-any-return]
+        made = self.function(body, (CTX, "options", "table", "room", "make", "prefix"))
+        # Options that are a kind's items are the same list at every decision: the engine passes this one
+        # rather than running the parameter's code for a copy of it (`CompiledAction.fixed_options`).
+        made.fixed_options = distinct_items if distinct_items and only else None
+        return made  # type: ignore[no-any-return]
 
     @staticmethod
     def _lister_at_once(body: list[ast.stmt], value: str, unprefixed: bool) -> list[ast.stmt]:
@@ -1189,9 +1199,9 @@ class GeneratingCompiler(Compiler):
             return lambda subject: ast.Compare(_call("type", subject), [ast.Is()], [_name(kind)])
 
         def is_seat(subject: ast.expr) -> ast.expr:
-            # A number that is no seat of the game (past the last, or negative) is `any_field`'s error.
-            return ast.BoolOp(ast.And(), [is_type("int")(subject), ast.Compare(
-                _const(0), [ast.LtE(), ast.Lt()], [_name(value), _data("n")])])
+            # A number that is no seat of the game (past the last, or negative) is `any_field`'s error where it
+            # would read a player's values (a var or a zone); its item or its index is only a name.
+            return _seat_test(subject, _name(value))
 
         paths: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
         if for_player == "var":
@@ -1199,9 +1209,9 @@ class GeneratingCompiler(Compiler):
         elif for_player == "zone":
             paths.append((is_seat, _call("zone_ref", _const(field), _name(value))))
         elif for_player == "kind":
-            paths.append((is_seat, self._player_item(field, _name(value), True)))
+            paths.append((is_type("int"), self._player_item(field, _name(value), True)))
         elif for_player == "index":
-            paths.append((is_seat, _name(value)))
+            paths.append((is_type("int"), _name(value)))
         kinds_give = set(by_kind.values())
         table: ast.expr | None = None
         if not tables:
@@ -1567,16 +1577,14 @@ class GeneratingCompiler(Compiler):
             return general
         name, seat = ref.body.args[0].value, ref.body.args[1]
         zone = self.model.zones.get(name) if isinstance(name, str) else None
-        is_seat = ast.Compare(_call("type", seat), [ast.Is()], [_name("int")])
+        is_seat = _seat_test(seat, seat)  # as `_field_fast_paths` tests it: a seat of this game
         if zone is None or not isinstance(name, str) or zone.owner != "player" \
                 or ast.dump(ref.test) != ast.dump(is_seat):
             return general
         keys = self._zone_keys.get(name)
         if keys is None:
             keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
-        seated = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [seat, _const(self.model.max_players)])
-        return ast.IfExp(ast.BoolOp(ast.And(), [is_seat, seated]), _data("z", _sub(self.constant(keys, "keys"), seat)),
-                         general)
+        return ast.IfExp(is_seat, _data("z", _sub(self.constant(keys, "keys"), seat)), general)
 
     @staticmethod
     def _listed(source: ast.expr) -> ast.expr | None:

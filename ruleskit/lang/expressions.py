@@ -215,6 +215,9 @@ class ExpressionCompiler:
                     or field in ("id", "name", "owner")):
                 readers[kind] = self._item_field(kind, field, node)[0]
         where = self.where(node)
+        # A player's var or zone is read from the player's seat, which must be one of the game's; a player's
+        # item or index is only named (`any_field` does the same).
+        reads_seat = field in model.player_vars or (field in model.zones and model.zones[field].owner == "player")
 
         def read(ctx: Ctx, value: Any) -> Any:
             if isinstance(value, bool):
@@ -222,7 +225,7 @@ class ExpressionCompiler:
             if isinstance(value, int):
                 if player_reader is None:
                     raise ProgramError(f"a player has no field '{field}' in {where}")
-                if not 0 <= value < ctx.data["n"]:
+                if reads_seat and not 0 <= value < ctx.data["n"]:
                     raise not_a_player(value, ctx.data["n"], where)
                 return player_reader(ctx, value)
             if isinstance(value, str):

@@ -115,7 +115,7 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
             return zone_ref(field, value)
         raise ProgramError(f"'{value}' has no field '{field}' in {where}")
     if kind_of_value is int:
-        if for_player is not None and not 0 <= value < ctx.data["n"]:
+        if (for_player == "var" or for_player == "zone") and not 0 <= value < ctx.data["n"]:
             raise not_a_player(value, ctx.data["n"], where)
         if for_player == "var":
             return ctx.data["pv"][value][field]

@@ -120,20 +120,6 @@ class Ctx:
         ctx.olds = None
         return ctx
 
-    def read_on(self, me: int) -> Ctx:
-        """This context, once its job is done, made a context for reading as `for_reading` makes one: the
-        listing that follows a job runs on it rather than on a new one. What the job left in its lists stays
-        as it was (reading code changes none of them)."""
-        self.me = me
-        self.env = {}
-        self.answers = ()
-        self.pos = 0
-        self.steps = 0
-        self.depth = 0
-        self.reseed = None
-        self.olds = None
-        return self
-
     def apply_reseed(self) -> None:
         from .determinize import determinize
 
@@ -155,8 +141,10 @@ class Ctx:
         """The container `data[part][key]` (a player's vars, an item's vars, a zone), safe to change in place."""
         owned = self.owned
         outer = self.data[part]
-        if id(outer) not in owned:
-            outer = self.data[part] = self._owned_copy(outer)
+        if id(outer) not in owned:  # `_owned_copy` inline too: the first change a job makes pays it
+            outer = self.data[part] = outer.copy()
+            owned.add(id(outer))
+            self.keep.append(outer)
         inner = outer[key]
         if id(inner) in owned:  # the usual case once a job has changed this container
             return inner

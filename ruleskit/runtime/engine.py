@@ -190,31 +190,6 @@ def enumerate_action_bindings(game: Game, data: dict[str, Any], player: int,
     return result
 
 
-def start_listing(game: Game, data: dict[str, Any], player: int,
-                  done: Ctx | None = None) -> tuple[list[Action], Iterator[list[Action]]] | None:
-    """The first action's legal bindings, and the listing that goes on from there; None if there are none.
-
-    The actions of `enumerate_actions`, in the same order, are listed one
-    action's bindings at a time, each only when the ones before are taken: the
-    flow needs the first (whether the player can act at all), the rest are
-    listed when someone asks for them, and an error in a rule is raised when
-    the listing reaches it. In a stage with an action that is always legal,
-    nothing is listed yet (the first list is empty). `done`: the context of the job that
-    led here, finished with, for the listing to run on instead of a new one.
-    """
-    stage = data["flow"]["stage"]
-    listing = _offer(game, data, player, game.actions_by_stage.get(stage), done)
-    first: list[Action] = []  # in an open stage an action is always legal: nothing needs to run to know it
-    if stage not in game.open_stages:
-        found = next(listing, None)
-        if found is None:
-            return None
-        first = found
-    anytime = game.anytime_by_stage.get(stage)
-    # The anytime actions' listing starts only when the stage's own are all listed.
-    return first, chain(listing, _offer(game, data, player, anytime)) if anytime else listing
-
-
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
     """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
     if data["flow"]["stage"] in game.open_stages:
@@ -237,7 +212,16 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
     if not actions:
         return
     flow = data["flow"]
-    ctx = Ctx.for_reading(game.program, data, player) if done is None else done.read_on(player)
+    if done is None:
+        ctx = Ctx.for_reading(game.program, data, player)
+    else:
+        # The finished job's context, made one for reading as `Ctx.for_reading` makes one (what the job left
+        # in its lists stays as it was: reading code changes none of them).
+        ctx = done
+        ctx.me = player
+        ctx.answers = ()
+        ctx.pos = ctx.steps = ctx.depth = 0
+        ctx.reseed = ctx.olds = None
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     # The helpers `_within_limits`, `_param_options`, `_maker` and `_make_action` are written in place here for
     # the usual cases: this loop runs for every action of the stage at every decision.
@@ -259,11 +243,13 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         if single is not None:
             # The generated loop called here, not through `_bind` as for several parameters: going through
             # `_bind` cost 1.4-1.7% more instructions a decision on the built-in packs measured.
-            ctx.env = {}
-            options = single(ctx)
-            if type(options) is not list:
-                options = as_list(game.model, ctx.data, options,
-                                  f"action {action.name} parameter {action.params[0].name}")
+            options = action.fixed_options
+            if options is None:
+                ctx.env = {}
+                options = single(ctx)
+                if type(options) is not list:
+                    options = as_list(game.model, ctx.data, options,
+                                      f"action {action.name} parameter {action.params[0].name}")
             found = action.lister(ctx, options, action.tables[player], MAX_LEGAL_ACTIONS - count,
                                   action.makers[player] or _maker(game, action, player), None)
             if found is None:
@@ -704,10 +690,19 @@ def settle(game: Game, ctx: Ctx) -> None:
                 continue
             flow["simul"] = None
         else:
-            # Only the first action with legal bindings is found here; the rest are listed when someone asks.
-            found = start_listing(game, data, flow["active"], ctx)
-            if found is not None:
-                ctx.found = found
+            # The first action's legal bindings, and the listing that goes on from there: the actions of
+            # `enumerate_actions`, in the same order, are listed one action's bindings at a time, each only when
+            # the ones before are taken. The flow needs the first (whether the player can act at all); the rest
+            # are listed when someone asks for them, and an error in a rule is raised when the listing reaches
+            # it. In an open stage an action is always legal: nothing is listed yet (the first list is empty).
+            # The anytime actions' listing starts only when the stage's own are all listed. The listing runs on
+            # this context, finished with.
+            stage_name = flow["stage"]
+            listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx)
+            first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
+            if first is not None:
+                anytime = game.anytime_by_stage.get(stage_name)
+                ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime)) if anytime else listing
                 return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1

@@ -38,8 +38,10 @@ class Listing:
     """The legal actions of a position, found as far as someone has needed them.
 
     The flow finds the first action with legal bindings (the player can act);
-    the other actions are listed on the first call that needs them all. Clones
-    share the listing, and so its result.
+    the other actions are listed on the first call that needs them all
+    (`State.legal_actions` takes `rest` and adds what it lists to `actions`,
+    or sets `actions` to None if the listing fails). Clones share the listing,
+    and so its result.
     """
 
     __slots__ = ("actions", "rest")
@@ -47,19 +49,6 @@ class Listing:
     def __init__(self, first: list[Action], rest: Iterator[list[Action]]) -> None:
         self.actions: list[Action] | None = first
         self.rest: Iterator[list[Action]] | None = rest
-
-    def finish(self) -> list[Action] | None:
-        """Every legal action; None if the listing failed before (list again from the start, for the error)."""
-        rest, actions = self.rest, self.actions
-        if rest is not None and actions is not None:
-            self.rest = None
-            try:
-                for found in rest:
-                    actions.extend(found)
-            except BaseException:
-                self.actions = None
-                raise
-        return self.actions
 
     def find(self, wanted: str) -> tuple[Action | None, bool]:
         """The first action listed so far with id `wanted`, and whether that answer is final.
@@ -226,22 +215,26 @@ class State:
         """The decisions open now (for one player, if given)."""
         legal = self._legal
         if type(legal) is not list:
-            legal = self._legal = self._listed()
+            # Every legal action, finishing the listing the flow began (written out here rather than called:
+            # this runs once a decision), with errors reported as `apply` reports them.
+            try:
+                found = None
+                if type(legal) is Listing:
+                    rest, found = legal.rest, legal.actions
+                    if rest is not None and found is not None:
+                        legal.rest = None
+                        try:
+                            for more in rest:
+                                found.extend(more)
+                        except BaseException:
+                            legal.actions = None  # listed again from the start, for the error
+                            raise
+                legal = self._legal = found if found is not None else self._compute_legal()
+            except (RulesError, RecursionError) as exc:
+                raise_reported(exc)
         if player is None:
             return list(legal)
         return [a for a in legal if a.player == player]
-
-    def _listed(self) -> list[Action]:
-        """Every legal action, finishing the listing the flow began, with errors reported as `apply` reports them."""
-        legal = self._legal
-        try:
-            if isinstance(legal, Listing):
-                found = legal.finish()
-                if found is not None:
-                    return found
-            return self._compute_legal()
-        except (RulesError, RecursionError) as exc:
-            raise_reported(exc)
 
     def out_of_turn_actions(self, player: int | None = None) -> list[Action]:
         """The `anytime` actions open now to players who are not to decide (to one of them, if given).
@@ -414,7 +407,7 @@ class State:
         # The flow found the first legal action only when it stopped for a decision (not for a choice, nor
         # at the end of the game).
         found = ctx.found
-        # The listing goes on on this context (`Ctx.read_on`): the context lets go of it, or the two would
+        # The listing goes on on this context (`engine._offer`): the context lets go of it, or the two would
         # form a cycle that only the garbage collector frees.
         ctx.found = None
         self._legal = Listing(found[0], found[1]) if found is not None else None
