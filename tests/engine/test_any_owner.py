@@ -77,3 +77,22 @@ def test_the_second_player_is_read_and_written_as_before(tmp_path: Path) -> None
         state = first_decision(pack(tmp_path, effect(VALUES["an item"], "q.hp += 2\\nmove red from bag to q.sack")),
                                backend)
         assert state["data"]["ev"]["flint"]["hp"] == 2 and state["data"]["z"]["sack@flint"] == ["red"]
+
+
+@pytest.mark.parametrize("seat", [1, 2, 3, -1])
+def test_a_player_zone_read_through_a_rule_takes_only_a_seat_of_this_game(tmp_path: Path, seat: int) -> None:
+    # A pack for up to four players, played by two: seats 2 and 3 are seats of a larger game, whose zones
+    # this game does not have.
+    from engine_support import TINY_MANIFEST, TINY_RULES, write_pack
+
+    rules = TINY_RULES + "rule holds(p, c) = any([x == c for x in items(p.hand)])\n"
+    number = f"0 - {-seat}" if seat < 0 else str(seat)
+    use = f"let q = [players[1], {number}][1]\\nme.points += if holds(q, red) then 1 else 0"
+    root = write_pack(tmp_path / "four", game=OWNED.replace("EFFECT", use), rules=rules,
+                      manifest=TINY_MANIFEST.replace("max = 2", "max = 4"))
+    results = [first_decision(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    if seat == 1:
+        assert results[0]["data"]["pv"][0]["points"] == 0
+    else:
+        assert not_a_player(seat, 2, "").message.removesuffix(" in ") in results[0]
