@@ -218,6 +218,97 @@ def _with_inline_none_tests(body: list[ast.stmt]) -> list[ast.stmt]:
     return _replaced(body, inline)
 
 
+def _free_names(body: list[ast.stmt]) -> set[str]:
+    """The names `body` reads or writes outside the comprehensions that bind them (walked without recursion)."""
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, frozenset[str]]] = [(stmt, frozenset()) for stmt in body]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, ast.Name):
+            if node.id not in bound:
+                found.add(node.id)
+            continue
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            inner = bound | {n.id for loop in node.generators for n in ast.walk(loop.target)
+                             if isinstance(n, ast.Name)}
+            first, *rest = node.generators
+            stack.append((first.iter, bound))  # the first source is worked out outside the comprehension
+            stack.extend((part, inner) for part in [first.target, *first.ifs, *rest])
+            stack.extend((part, inner) for part in ([node.key, node.value] if isinstance(node, ast.DictComp)
+                                                     else [node.elt]))
+            continue
+        stack.extend((child, bound) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`x = any(e for v in s)` and `return all(...)` (of one loop over a list, at the top of the value, or of a
+    branch of it) as a `for` loop in the function itself, which stops where the builtin would: no generator
+    is made and resumed for each element. The budget tests that `_short_circuit` puts before them
+    (`charge_at_once`, `charged_twice`) are written out too. Only where the loop's variable is named nowhere
+    else in the function (outside comprehensions of their own), so that the loop setting it changes nothing."""
+    taken = _free_names(body)
+
+    def rewrite(value: ast.expr, make: Callable[[ast.expr], ast.stmt], depth: int) -> list[ast.stmt] | None:
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("any", "all") \
+                and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.GeneratorExp):
+            lazy = value.args[0]
+            if len(lazy.generators) != 1 or lazy.generators[0].is_async:
+                return None
+            loop = lazy.generators[0]
+            if not isinstance(loop.target, ast.Name) or loop.target.id in taken:
+                return None
+            wanted = value.func.id == "any"  # the element that settles it: a true one for any, a false for all
+            settles = lazy.elt if wanted else ast.UnaryOp(ast.Not(), lazy.elt)
+            test = ast.BoolOp(ast.And(), [*loop.ifs, settles]) if loop.ifs else settles
+            settled = make(_const(wanted))
+            leave = [settled] if isinstance(settled, ast.Return) else [settled, ast.Break()]
+            return [ast.For(ast.Name(loop.target.id, ast.Store()), loop.iter, [ast.If(test, leave, [])],
+                            [make(_const(not wanted))])]
+        if not isinstance(value, ast.IfExp) or depth > 3:
+            return None
+        then, other = rewrite(value.body, make, depth + 1), rewrite(value.orelse, make, depth + 1)
+        if then is None and other is None:
+            return None
+        before: list[ast.stmt] = []
+        test, charge = value.test, []
+        steps = _attr(_name(CTX), "steps")
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "charge_at_once":
+            count = test.args[1]
+        elif isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr) \
+                and isinstance(test.left.value, ast.Call) and isinstance(test.left.value.func, ast.Name) \
+                and test.left.value.func.id == "charged_twice":
+            # `(s := charged_twice(ctx, items)) is not None`: the items named first, then two steps for each.
+            before = [ast.Assign([ast.Name(test.left.target.id, ast.Store())], test.left.value.args[1])]
+            count = ast.BinOp(_const(2), ast.Mult(), _call("len", _name(test.left.target.id)))
+        else:
+            count = None
+        if count is not None:  # the budget has room for them all: charged at once (else none is)
+            test = ast.Compare(ast.BinOp(steps, ast.Add(), count), [ast.LtE()], [_attr(_name(CTX), "budget")])
+            charge = [ast.AugAssign(_store(steps), ast.Add(), count)]
+        return [*before, ast.If(test, [*charge, *(then or [make(value.body)])], other or [make(value.orelse)])]
+
+    def statements(block: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in block:
+            made = None
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                made = rewrite(stmt.value, ast.Return, 0)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                made = rewrite(stmt.value, lambda v, name=name: ast.Assign([ast.Name(name, ast.Store())], v), 0)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(stmt, field, statements(inner))
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = statements(handler.body)
+            out.extend(made if made is not None else [stmt])
+        return out
+
+    return statements(body)
+
+
 def _locate(tree: ast.AST) -> None:
     """Give every node the location `compile()` needs (the code has no source lines of its own)."""
     stack = [tree]
@@ -440,7 +531,7 @@ class GeneratingCompiler(Compiler):
             return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
-        body = _with_inline_none_tests(self._with_zone_tables(_without_unread_names(body)))
+        body = _with_loops(_with_inline_none_tests(self._with_zone_tables(_without_unread_names(body))))
         # The locals for the context's tables, read once, where the body reads them at all.
         named = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)} if prologue else set()
         start: list[ast.stmt] = [ast.Assign([ast.Name(local, ast.Store())], _attr(_name(CTX), field))
