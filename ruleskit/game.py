@@ -425,6 +425,8 @@ class GameBuilder:
             if zone.capacity is not None:
                 program.capacities[zone_name] = self._expr(zone.capacity, zone.source, ("capacity",),
                                                            f"capacity of zone {zone_name}", expect="a number")
+                written = self._origin(zone.source, ("capacity",))
+                program.capacity_wheres[zone_name] = f"capacity of zone {zone_name} ({written.file}:{written.line})"
             if zone.shows is not None:
                 program.shows[zone_name] = self._expr(zone.shows, zone.source, ("shows",), f"shows of zone {zone_name}",
                                                       {"it": zone.of})

@@ -27,6 +27,7 @@ import copy
 import inspect
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from lark import Token, Tree
@@ -241,6 +242,10 @@ def _free_names(body: list[ast.stmt]) -> set[str]:
     return found
 
 
+def _assign_to(name: str, value: ast.expr) -> ast.stmt:
+    return ast.Assign([ast.Name(name, ast.Store())], value)
+
+
 def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
     """`x = any(e for v in s)` and `return all(...)` (of one loop over a list, at the top of the value, or of a
     branch of it) as a `for` loop in the function itself, which stops where the builtin would: no generator
@@ -262,7 +267,7 @@ def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
             settles = lazy.elt if wanted else ast.UnaryOp(ast.Not(), lazy.elt)
             test = ast.BoolOp(ast.And(), [*loop.ifs, settles]) if loop.ifs else settles
             settled = make(_const(wanted))
-            leave = [settled] if isinstance(settled, ast.Return) else [settled, ast.Break()]
+            leave: list[ast.stmt] = [settled] if isinstance(settled, ast.Return) else [settled, ast.Break()]
             return [ast.For(ast.Name(loop.target.id, ast.Store()), loop.iter, [ast.If(test, leave, [])],
                             [make(_const(not wanted))])]
         if not isinstance(value, ast.IfExp) or depth > 3:
@@ -295,8 +300,7 @@ def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
             if isinstance(stmt, ast.Return) and stmt.value is not None:
                 made = rewrite(stmt.value, ast.Return, 0)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                name = stmt.targets[0].id
-                made = rewrite(stmt.value, lambda v, name=name: ast.Assign([ast.Name(name, ast.Store())], v), 0)
+                made = rewrite(stmt.value, partial(_assign_to, stmt.targets[0].id), 0)
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -1538,6 +1542,10 @@ class GeneratingCompiler(Compiler):
                     general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
                     return bounded(self._owned_read(owned, general, "free", _const(capacity))
                                    if owned is not None else general, (capacity - COUNT_BOUND, capacity))
+        if zone is not None and name in ("free", "items") and len(values) == 1:
+            # Any other zone the code names (a pool, a capacity worked out by pack code, pieces with sizes):
+            # the room left, or the pieces, straight from the runtime, without the builtin's dispatch.
+            return _call("zone_room" if name == "free" else "zone_pieces", _name(CTX), where, values[0])
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)

@@ -218,6 +218,23 @@ def call_builtin1(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: 
         raise _cannot_take(ctx, name, where, (a,)) from None
 
 
+def zone_room(ctx: Ctx, where: str, ref: ZoneRef) -> int:
+    """`free(zone)` of a zone the code names (so surely a zone): the room left, with `call_builtin1`'s error
+    for a capacity that pack code works out to something that is not a number."""
+    try:
+        return zone_ops.free(ctx, ref)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, "free", where, (ref,)) from None
+
+
+def zone_pieces(ctx: Ctx, where: str, ref: ZoneRef) -> list[Any]:
+    """`items(zone)` of a zone the code names (so surely a zone), with `call_builtin1`'s errors."""
+    try:
+        return as_list(ctx.model, ctx.data, ref, where)
+    except (TypeError, ValueError):
+        raise _cannot_take(ctx, "items", where, (ref,)) from None
+
+
 def call_builtin2(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: Any, b: Any) -> Any:
     if type(a) is list or type(b) is list:
         charge(ctx, where, (a, b))
@@ -578,7 +595,7 @@ def answered(ctx: Ctx, asked: Suspend) -> Any:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,

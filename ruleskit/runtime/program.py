@@ -24,6 +24,8 @@ class Program:
     procs: dict[str, Callable[[Ctx, list[Any]], None]] = attrs.Factory(dict)
     hooks: dict[str, list[Callable[[Ctx, list[Any]], None]]] = attrs.Factory(dict)
     capacities: dict[str, Fn] = attrs.Factory(dict)
+    # zone name -> where its capacity is written ("capacity of zone NAME (file:line)"), for its errors
+    capacity_wheres: dict[str, str] = attrs.Factory(dict)
     shows: dict[str, Fn] = attrs.Factory(dict)  # zone name -> what a viewer sees of its items (see runtime.faces)
     stages: set[str] = attrs.Factory(set)
 

@@ -44,7 +44,10 @@ def _used(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
             return sum(content.values())
         try:
             sizes = ctx.model.item_sizes(zone.size)
-            return sum([count * sizes[item] for item, count in content.items()])
+            total = 0
+            for item, count in content.items():  # a loop, not a list made to be summed: asked at every listing
+                total += count * sizes[item]
+            return total
         except KeyError:  # a size that is not a plain int: worked out, and refused, as it always was
             items = ctx.model.item_data
             return sum(count * _size(items, item, zone.size) for item, count in content.items())
@@ -85,15 +88,23 @@ def _capacity_value(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
     if owner is not None:  # a capacity like "me.holds" reads the owning player
         ctx.me = owner
     try:
-        return int(fn(ctx))
+        value = fn(ctx)
     finally:
         ctx.me = saved
+    if not isinstance(value, int):  # as the pack's own check at load says it (a truth value counts as 0 or 1)
+        where = ctx.program.capacity_wheres.get(ref.name, f"capacity of zone {ref.name}")
+        raise ProgramError(f"{where} should give a number, not {label_of(ctx.model, value)}")
+    return int(value)
 
 
 def free(ctx: Ctx, ref: ZoneRef) -> int:
     zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
-    cap = _capacity(ctx, zone, ref)
-    return INFINITE if cap is None else cap - _used(ctx, zone, ref)
+    cap = zone.capacity
+    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, not called for it)
+        cap = _capacity(ctx, zone, ref)
+        if cap is None:
+            return INFINITE
+    return cap - _used(ctx, zone, ref)
 
 
 def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:

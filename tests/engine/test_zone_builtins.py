@@ -1,0 +1,73 @@
+"""`free(zone)` and `items(zone)` of a zone the code names that is not a plain stack (a pool, pieces with
+sizes, a capacity worked out by pack code), which generated code reads straight from the runtime
+(`zone_room`, `zone_pieces`): the same values and errors as the reference backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_support import first_decision, write_pack
+from test_moves import BACKENDS, GAME
+
+import ruleskit
+
+SIZED = GAME.replace("[kinds.stone]\nitems.flint = {}", "[kinds.stone]\nfields = { size = \"int\" }\n"
+                     "items.flint = { size = 2 }\nitems.slate = { size = 3 }") + """
+[counters.holds]
+owner = "player"
+start = 4
+max = 9
+
+[zones.cart]
+type = "pool"
+of = "stone"
+owner = "player"
+capacity = "me.holds"
+size = "size"
+
+[zones.odd]
+type = "pool"
+of = "chip"
+capacity = "if count(pile) > 2 then 3 else \\"many\\""
+"""
+
+EFFECTS = {
+    "room in an empty cart": "me.points += free(me.cart)",
+    "room after a piece": "move flint from bag to me.cart\\nme.points += free(me.cart)",
+    "room by its owner's counter": "set players[1].holds = 5\\nme.points += free(players[1].cart)",
+    "pieces of a pool": "move flint from bag to me.cart\\nme.points += count(items(me.cart))",
+    "pieces by their sizes": "move flint from bag to me.cart\\nme.points += sum([s.size for s in items(me.cart)])",
+    "a capacity that is a number": "me.points += free(odd)",
+    "a capacity that is not a number": "draw 1 from pile to open\\nme.points += free(odd)",
+    "the pieces of a pool of chips": "move 2 of red from bag to cups\\nme.points += count(items(cups))",
+}
+
+
+def pack(tmp_path: Path, effect: str) -> Path:
+    return write_pack(tmp_path / "zones", game=SIZED.replace("EFFECT", effect))
+
+
+@pytest.mark.parametrize("effect", list(EFFECTS.values()), ids=list(EFFECTS))
+def test_a_zone_builtin_agrees_with_the_reference_backend(tmp_path: Path, effect: str) -> None:
+    root = pack(tmp_path, effect)
+    results = [first_decision(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+
+
+def test_the_zone_builtins_give_what_the_rules_say(tmp_path: Path) -> None:
+    def points(effect: str) -> object:
+        result = first_decision(pack(tmp_path, effect), "compiled")
+        return result if isinstance(result, str) else result["data"]["pv"][0]["points"]
+
+    assert points(EFFECTS["room in an empty cart"]) == 4
+    assert points(EFFECTS["room after a piece"]) == 2  # flint takes two of the four places
+    assert points(EFFECTS["room by its owner's counter"]) == 5  # the capacity reads the cart's owner
+    assert points(EFFECTS["pieces of a pool"]) == 1
+    assert points(EFFECTS["a capacity that is a number"]) == 3
+    refused = str(points(EFFECTS["a capacity that is not a number"]))
+    assert refused.startswith("ProgramError: ") and "game.toml:" in refused
+    assert "capacity of zone odd (" in refused and "should give a number, not many" in refused
+    assert points(EFFECTS["the pieces of a pool of chips"]) == 2
+    code = ruleskit.load(pack(tmp_path, EFFECTS["room after a piece"]), cache=False, backend="compiled").code
+    assert "zone_room(ctx, " in code and "call_builtin1" not in code.split("# action score (")[1].split("\n# ")[0]
