@@ -41,6 +41,7 @@ EFFECTS = {
     "a capacity that is a number": "me.points += free(odd)",
     "a capacity that is not a number": "draw 1 from pile to open\\nme.points += free(odd)",
     "the pieces of a pool of chips": "move 2 of red from bag to cups\\nme.points += count(items(cups))",
+    "a move into a zone whose capacity is not a number": "draw 1 from pile to open\\nmove red from bag to odd",
 }
 
 
@@ -68,6 +69,8 @@ def test_the_zone_builtins_give_what_the_rules_say(tmp_path: Path) -> None:
     refused = str(points(EFFECTS["a capacity that is not a number"]))
     assert refused.startswith("ProgramError: ") and "game.toml:" in refused
     assert "capacity of zone odd (" in refused and "should give a number, not many" in refused
+    # A move checks the room the same way: before, the capacity's ValueError escaped `apply`.
+    assert points(EFFECTS["a move into a zone whose capacity is not a number"]) == refused
     assert points(EFFECTS["the pieces of a pool of chips"]) == 2
     code = ruleskit.load(pack(tmp_path, EFFECTS["room after a piece"]), cache=False, backend="compiled").code
     assert "zone_room(ctx, " in code and "call_builtin1" not in code.split("# action score (")[1].split("\n# ")[0]
