@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
 from ..model import ZoneRef
+from .context import MAX_DEPTH
 from .values import INFINITE, MAX_ZONE_ITEMS, label_of
 
 if TYPE_CHECKING:
@@ -87,14 +88,23 @@ def _capacity_value(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
     owner = ctx.model.zone_owner_player(ref.key)
     if owner is not None:  # a capacity like "me.holds" reads the owning player
         ctx.me = owner
+    # A capacity that asks for its own zone's room (`free(z)` in z's capacity, or through rules) nests as
+    # calls do, to the same limit, and the error names the capacity.
+    ctx.depth += 1
     try:
+        if ctx.depth > MAX_DEPTH:
+            ctx.too_deep(_capacity_where(ctx, ref))
         value = fn(ctx)
     finally:
         ctx.me = saved
+        ctx.depth -= 1
     if not isinstance(value, int):  # as the pack's own check at load says it (a truth value counts as 0 or 1)
-        where = ctx.program.capacity_wheres.get(ref.name, f"capacity of zone {ref.name}")
-        raise ProgramError(f"{where} should give a number, not {label_of(ctx.model, value)}")
+        raise ProgramError(f"{_capacity_where(ctx, ref)} should give a number, not {label_of(ctx.model, value)}")
     return int(value)
+
+
+def _capacity_where(ctx: Ctx, ref: ZoneRef) -> str:
+    return ctx.program.capacity_wheres.get(ref.name, f"capacity of zone {ref.name}")
 
 
 def free(ctx: Ctx, ref: ZoneRef) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engine_support import first_decision, write_pack
+from engine_support import first_decision, line_of, write_pack
 from test_moves import BACKENDS, GAME
 
 import ruleskit
@@ -74,3 +74,17 @@ def test_the_zone_builtins_give_what_the_rules_say(tmp_path: Path) -> None:
     assert points(EFFECTS["the pieces of a pool of chips"]) == 2
     code = ruleskit.load(pack(tmp_path, EFFECTS["room after a piece"]), cache=False, backend="compiled").code
     assert "zone_room(ctx, " in code and "call_builtin1" not in code.split("# action score (")[1].split("\n# ")[0]
+
+
+@pytest.mark.parametrize("capacity", ["free(odd)", "count(odd) + free(odd)"])
+@pytest.mark.parametrize("effect", ["move red from bag to odd", "me.points += free(odd)"])
+def test_a_capacity_that_asks_for_its_own_room_stops_at_the_nesting_limit(tmp_path: Path, capacity: str,
+                                                                          effect: str) -> None:
+    # Before, it recursed until Python's own limit, and the error named no file or line.
+    game = SIZED.replace('capacity = "if count(pile) > 2 then 3 else \\"many\\""', f'capacity = "{capacity}"')
+    root = write_pack(tmp_path / "own", game=game.replace("EFFECT", effect))
+    results = [first_decision(root, backend) for backend in BACKENDS]
+    assert results[0] == results[1]
+    line = line_of(root / "game.toml", f'capacity = "{capacity}"')
+    assert results[0].startswith("BudgetExceeded: ") and "nesting limit of 48 calls exceeded in capacity of zone odd (" \
+        in results[0] and f"game.toml:{line}: error:" in results[0]
