@@ -162,40 +162,35 @@ def _assigned(pairs: tuple[tuple[str, ast.expr], ...]) -> list[ast.stmt]:
 def _without_unread_names(body: list[ast.stmt]) -> list[ast.stmt]:
     """`(x := value)` as `value` where nothing reads `x`: a name kept for a read that folding made needless.
 
-    Walked without recursion (`ast.walk`), as deep as an expression goes: each node's fields are mended as it
-    is reached, and what a dropped name held is reached through it all the same.
+    Walked without recursion (`_mended`), as deep as an expression goes: what a dropped name held is reached
+    through it all the same.
     """
-    nodes = [n for stmt in body for n in ast.walk(stmt)]
-    read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    read = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
-    def kept(value: Any) -> Any:
+    def kept(value: ast.NamedExpr) -> ast.expr:
         while isinstance(value, ast.NamedExpr) and value.target.id not in read:
-            value = value.value
+            value = value.value  # type: ignore[assignment]
         return value
 
-    for node in nodes:
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                value[:] = [kept(v) for v in value]
-            elif isinstance(value, ast.NamedExpr):
-                setattr(node, field, kept(value))
-    return body
+    return _mended(body, ast.NamedExpr, kept)
 
 
 def _replaced(body: list[ast.stmt], replace: Callable[[ast.Call], ast.expr | None]) -> list[ast.stmt]:
-    """`body` with each call that `replace` gives a replacement for replaced (walked without recursion, as
-    `_without_unread_names` is; a replacement's own parts are not walked again)."""
+    """`body` with each call that `replace` gives a replacement for replaced."""
+    return _mended(body, ast.Call, lambda call: replace(call) or call)
+
+
+def _mended(body: list[ast.stmt], kind: type[Any], mend: Callable[[Any], ast.expr]) -> list[ast.stmt]:
+    """`body` with each node of `kind` put through `mend`, in place. Walked without recursion (`ast.walk`, the
+    nodes listed first): each node's fields are mended as it is reached, and a mended node's own parts are
+    not walked again."""
     nodes = [n for stmt in body for n in ast.walk(stmt)]
-
-    def kept(value: Any) -> Any:
-        return (replace(value) or value) if isinstance(value, ast.Call) else value
-
     for node in nodes:
         for field, value in ast.iter_fields(node):
             if isinstance(value, list):
-                value[:] = [kept(v) for v in value]
-            elif isinstance(value, ast.Call):
-                setattr(node, field, kept(value))
+                value[:] = [mend(v) if isinstance(v, kind) else v for v in value]
+            elif isinstance(value, kind):
+                setattr(node, field, mend(value))
     return body
 
 

@@ -113,3 +113,10 @@ def first_decision(root: Path, backend: str) -> Any:
     except Exception as exc:  # noqa: BLE001 - the error itself is compared
         return f"{type(exc).__name__}: {exc}"
     return state.to_json()
+
+
+def agreed(root: Path) -> Any:
+    """`first_decision` of the pack at `root` in both backends, which must give the same (returned)."""
+    results = [first_decision(root, backend) for backend in ("compiled", "closures")]
+    assert results[0] == results[1]
+    return results[0]
