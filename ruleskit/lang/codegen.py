@@ -159,41 +159,6 @@ def _assigned(pairs: tuple[tuple[str, ast.expr], ...]) -> list[ast.stmt]:
     return [ast.Assign([ast.Name(name, ast.Store())], value) for name, value in pairs]
 
 
-def _without_unread_names(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`(x := value)` as `value` where nothing reads `x`: a name kept for a read that folding made needless.
-
-    Walked without recursion (`_mended`), as deep as an expression goes: what a dropped name held is reached
-    through it all the same.
-    """
-    read = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-    def kept(value: ast.NamedExpr) -> ast.expr:
-        while isinstance(value, ast.NamedExpr) and value.target.id not in read:
-            value = value.value  # type: ignore[assignment]
-        return value
-
-    return _mended(body, ast.NamedExpr, kept)
-
-
-def _replaced(body: list[ast.stmt], replace: Callable[[ast.Call], ast.expr | None]) -> list[ast.stmt]:
-    """`body` with each call that `replace` gives a replacement for replaced."""
-    return _mended(body, ast.Call, lambda call: replace(call) or call)
-
-
-def _mended(body: list[ast.stmt], kind: type[Any], mend: Callable[[Any], ast.expr]) -> list[ast.stmt]:
-    """`body` with each node of `kind` put through `mend`, in place. Walked without recursion (`ast.walk`, the
-    nodes listed first): each node's fields are mended as it is reached, and a mended node's own parts are
-    not walked again."""
-    nodes = [n for stmt in body for n in ast.walk(stmt)]
-    for node in nodes:
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                value[:] = [mend(v) if isinstance(v, kind) else v for v in value]
-            elif isinstance(value, kind):
-                setattr(node, field, mend(value))
-    return body
-
-
 def _simple_read(value: ast.expr) -> bool:
     """Whether reading `value` twice costs less than a call and gives the same value: a Python local, or a
     local in ctx.env."""
@@ -202,16 +167,13 @@ def _simple_read(value: ast.expr) -> bool:
         and isinstance(value.slice, ast.Constant))
 
 
-def _with_inline_none_tests(body: list[ast.stmt]) -> list[ast.stmt]:
+def _none_tested(call: ast.Call) -> ast.expr | None:
     """`not_none(x, message)` of a local as `x if x is not None else fail(message)`: the same value and
     error, with no call where the value is there (13.8 calls a decision in a pack measured)."""
-    def inline(call: ast.Call) -> ast.expr | None:
-        if not (isinstance(call.func, ast.Name) and call.func.id == "not_none" and _simple_read(call.args[0])):
-            return None
-        value, message = call.args
-        return ast.IfExp(ast.Compare(value, [ast.IsNot()], [_const(None)]), value, _call("fail", message))
-
-    return _replaced(body, inline)
+    if not _simple_read(call.args[0]):
+        return None
+    value, message = call.args
+    return ast.IfExp(ast.Compare(value, [ast.IsNot()], [_const(None)]), value, _call("fail", message))
 
 
 def _free_names(body: list[ast.stmt]) -> set[str]:
@@ -247,7 +209,7 @@ def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
     is made and resumed for each element. The budget tests that `_short_circuit` puts before them
     (`charge_at_once`, `charged_twice`) are written out too. Only where the loop's variable is named nowhere
     else in the function (outside comprehensions of their own), so that the loop setting it changes nothing."""
-    taken = _free_names(body)
+    taken: set[str] | None = None  # the names used outside comprehensions, found when a loop is first made
 
     def rewrite(value: ast.expr, make: Callable[[ast.expr], ast.stmt], depth: int) -> list[ast.stmt] | None:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("any", "all") \
@@ -256,6 +218,9 @@ def _with_loops(body: list[ast.stmt]) -> list[ast.stmt]:
             if len(lazy.generators) != 1 or lazy.generators[0].is_async:
                 return None
             loop = lazy.generators[0]
+            nonlocal taken
+            if taken is None:
+                taken = _free_names(body)
             if not isinstance(loop.target, ast.Name) or loop.target.id in taken:
                 return None
             wanted = value.func.id == "any"  # the element that settles it: a true one for any, a false for all
@@ -490,39 +455,69 @@ class GeneratingCompiler(Compiler):
         self._keep.append(value)
         return _name(name)
 
-    def _with_zone_tables(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        """`zone_ref(NAME, owner)` of a zone each player or item has, its owner a local, as a lookup in a
-        table of the zones made when the code is: `T[x]` for a seat in range, `T.get(x)` for an item's id;
-        any other owner (none, a truth value, a number out of range) goes to `zone_ref`, with its errors."""
+    def _tidied(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """A generated function's code, mended in one walk (its nodes listed once, without recursion, as deep
+        as an expression goes; a mended node's own parts are reached all the same):
+
+        - `(x := value)` as `value` where nothing reads `x` (a name kept for a read that folding made needless);
+        - `zone_ref(NAME, x)` of a zone each player or item has, `x` a local, as a lookup in a table of its
+          zones made at load (`_zone_lookup`);
+        - `not_none(x, message)` of a local tested inline (`_none_tested`).
+        """
+        nodes = [n for stmt in body for n in ast.walk(stmt)]
+        read = {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is ast.Load}
+        lookup = self._zone_lookup
+
+        def mend(value: Any) -> Any:
+            while type(value) is ast.NamedExpr and value.target.id not in read:
+                value = value.value
+            if type(value) is ast.Call and type(value.func) is ast.Name:
+                called = value.func.id
+                if called == "zone_ref":
+                    return lookup(value) or value
+                if called == "not_none":
+                    return _none_tested(value) or value
+            return value
+
+        for node in nodes:
+            for field, value in ast.iter_fields(node):
+                kind = type(value)
+                if kind is list:
+                    if any(type(v) is ast.NamedExpr or type(v) is ast.Call for v in value):
+                        value[:] = [mend(v) for v in value]
+                elif kind is ast.NamedExpr or kind is ast.Call:
+                    setattr(node, field, mend(value))
+        return body
+
+    def _zone_lookup(self, call: ast.Call) -> ast.expr | None:
+        """`zone_ref(NAME, owner)` of a zone each player or item has, its owner a local, as a lookup in a table
+        of the zones made when the code is: `T[x]` for a seat in range, `T.get(x)` for an item's id; any other
+        owner (none, a truth value, a number out of range) goes to `zone_ref`, with its errors."""
         zones, model = self.model.zones, self.model
-
-        def lookup(call: ast.Call) -> ast.expr | None:
-            if not (isinstance(call.func, ast.Name) and call.func.id == "zone_ref" and len(call.args) == 2
-                    and isinstance(call.args[0], ast.Constant) and call.args[0].value in zones):
-                return None
-            name, owner = call.args[0].value, call.args[1]
-            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "not_none":
-                owner = owner.args[0]
-            if not _simple_read(owner):
-                return None
-            zone = zones[name]
-            if zone.owner == "player":
-                seats = self._zone_tables.setdefault(
-                    name, [support.zone_ref(name, seat) for seat in range(model.max_players)])
-                in_range = ast.BoolOp(ast.And(), [
-                    ast.Compare(_call("type", owner), [ast.Is()], [_name("int")]),
-                    ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [owner, _const(len(seats))])])
-                return ast.IfExp(in_range, _sub(self.constant(seats, "zone_refs"), owner), call)
-            if zone.owner in model.kinds:
-                items = self._zone_tables.setdefault(name, {item: support.zone_ref(name, item)
-                                                            for item, kind in model.item_kind.items()
-                                                            if kind == zone.owner})
-                found = ast.IfExp(ast.Compare(_call("type", owner), [ast.Is()], [_name("str")]),
-                                  _call(_attr(self.constant(items, "zone_refs"), "get"), owner), _const(None))
-                return ast.BoolOp(ast.Or(), [found, call])
+        if not (len(call.args) == 2 and isinstance(call.args[0], ast.Constant) and call.args[0].value in zones):
             return None
-
-        return _replaced(body, lookup)
+        name, owner = call.args[0].value, call.args[1]
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "not_none":
+            owner = owner.args[0]
+        if not _simple_read(owner):
+            return None
+        zone = zones[name]
+        table = self._zone_tables.get(name)
+        if zone.owner == "player":
+            if table is None:
+                table = self._zone_tables[name] = [support.zone_ref(name, seat) for seat in range(model.max_players)]
+            in_range = ast.BoolOp(ast.And(), [
+                ast.Compare(_call("type", owner), [ast.Is()], [_name("int")]),
+                ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [owner, _const(len(table))])])
+            return ast.IfExp(in_range, _sub(self.constant(table, "zone_refs"), owner), call)
+        if zone.owner in model.kinds:
+            if table is None:
+                table = self._zone_tables[name] = {item: support.zone_ref(name, item)
+                                                   for item, kind in model.item_kind.items() if kind == zone.owner}
+            found = ast.IfExp(ast.Compare(_call("type", owner), [ast.Is()], [_name("str")]),
+                              _call(_attr(self.constant(table, "zone_refs"), "get"), owner), _const(None))
+            return ast.BoolOp(ast.Or(), [found, call])
+        return None
 
     def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True) -> Any:
         """Compile statements into `def f(ctx)` (or other parameters) and return the function."""
@@ -530,7 +525,7 @@ class GeneratingCompiler(Compiler):
             return _discarded
         self._count += 1
         name = f"{re.sub(r'[^a-z_]', '_', self.current.lower())[:40].strip('_') or 'code'}_{self._count}"
-        body = _with_loops(_with_inline_none_tests(self._with_zone_tables(_without_unread_names(body))))
+        body = _with_loops(self._tidied(body))
         # The locals for the context's tables, read once, where the body reads them at all.
         named = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)} if prologue else set()
         start: list[ast.stmt] = [ast.Assign([ast.Name(local, ast.Store())], _attr(_name(CTX), field))
