@@ -38,7 +38,7 @@ from ..runtime.values import MAX_ZONE_ITEMS
 from . import builtins, emitted, support
 from .compiler import Compiler
 from .definitions import Definition
-from .expressions import SPECIALS, unquote
+from .expressions import SPECIALS, seat_of_item, unquote
 from .inlining import Inliner, RuleBody, guarded
 from .parser import Origin, parse
 from .quiet import is_quiet
@@ -1189,6 +1189,10 @@ class GeneratingCompiler(Compiler):
         if name in self.rule_defs and not self.rule_defs[name].params:
             return self._call_rule(name, []), self.rule_type(name)
         if name in model.item_kind:
+            seat = seat_of_item(model, name)
+            if seat is not None:  # a seat some games of this pack do not have: tested when the code runs
+                return _call("seated_item", _name(DATA), _const(name), _const(seat), _const(self.where(node))), \
+                    model.item_kind[name]
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
             return _call("copy_list", self.constant(model.items_of(name), "items")), f"list:{name}"
@@ -1285,7 +1289,7 @@ class GeneratingCompiler(Compiler):
 
         def is_seat(subject: ast.expr) -> ast.expr:
             # A number that is no seat of the game (past the last, or negative) is `any_field`'s error where it
-            # would read a player's values (a var or a zone); its item or its index is only a name.
+            # would stand for a player (a var, a zone, an item); its index is only a number.
             return _seat_test(subject, _name(value))
 
         paths: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
@@ -1294,7 +1298,7 @@ class GeneratingCompiler(Compiler):
         elif for_player == "zone":
             paths.append((is_seat, _call("zone_ref", _const(field), _name(value))))
         elif for_player == "kind":
-            paths.append((is_type("int"), self._player_item(field, _name(value), True)))
+            paths.append((is_seat, self._player_item(field, _name(value), True)))
         elif for_player == "index":
             paths.append((is_type("int"), _name(value)))
         kinds_give = set(by_kind.values())

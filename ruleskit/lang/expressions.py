@@ -30,6 +30,19 @@ MAX_LIST = 100_000
 
 
 
+def seat_of_item(model: Model, item: str) -> int | None:
+    """The seat an item of a per-player kind belongs to, when some games of the pack have no such seat (it
+    is past the fewest players); None for any other item."""
+    kind = model.kinds[model.item_kind[item]]
+    seat = model.item_data[item].get("owner") if kind.per_player else None
+    return seat if isinstance(seat, int) and seat >= model.min_players else None
+
+
+def not_in_game(item: str, seat: int, players: int, where: str) -> ProgramError:
+    """The error for naming the item of a seat that this game does not have (`pawn_3` with two players)."""
+    return ProgramError(f"{item} belongs to player {seat}, who is not in this {players}-player game, in {where}")
+
+
 def not_a_player(value: int, players: int, where: str) -> ProgramError:
     """The error for a number read as a player (a value whose type only the run time knows) that is no
     seat of the game: a seat past the last, or a negative one, which Python would read from the end."""
@@ -155,6 +168,16 @@ class ExpressionCompiler:
             return (lambda ctx: rules[name](ctx, [])), self.rule_type(name)
         if name in model.item_kind:
             kind = model.item_kind[name]
+            seat = seat_of_item(model, name)
+            if seat is not None:  # a seat some games of this pack do not have
+                where = self.where(node)
+
+                def seated(ctx: Ctx) -> Any:
+                    if seat >= ctx.data["n"]:
+                        raise not_in_game(name, seat, ctx.data["n"], where)
+                    return name
+
+                return seated, kind
             return (lambda ctx: name), kind
         if name in model.kinds:
             per_player = model.kinds[name].per_player
@@ -215,9 +238,10 @@ class ExpressionCompiler:
                     or field in ("id", "name", "owner")):
                 readers[kind] = self._item_field(kind, field, node)[0]
         where = self.where(node)
-        # A player's var or zone is read from the player's seat, which must be one of the game's; a player's
-        # item or index is only named (`any_field` does the same).
-        reads_seat = field in model.player_vars or (field in model.zones and model.zones[field].owner == "player")
+        # A player's var, zone or item is the player's seat's, which must be one of the game's; a player's
+        # index is only a number (`any_field` does the same).
+        reads_seat = field in model.player_vars or (field in model.zones and model.zones[field].owner == "player") \
+            or (field in model.kinds and model.kinds[field].per_player)
 
         def read(ctx: Ctx, value: Any) -> Any:
             if isinstance(value, bool):

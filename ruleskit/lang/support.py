@@ -17,7 +17,7 @@ from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
-from .expressions import joined, not_a_player, number_value
+from .expressions import joined, not_a_player, not_in_game, number_value
 from .values import as_list, checked_int, label_of, option_id
 
 # The closure backend's own checks, under the names the generated code calls.
@@ -115,7 +115,7 @@ def any_field(ctx: Ctx, value: Any, field: str, by_kind: dict[str, str], for_pla
             return zone_ref(field, value)
         raise ProgramError(f"'{value}' has no field '{field}' in {where}")
     if kind_of_value is int:
-        if (for_player == "var" or for_player == "zone") and not 0 <= value < ctx.data["n"]:
+        if (for_player == "var" or for_player == "zone" or for_player == "kind") and not 0 <= value < ctx.data["n"]:
             raise not_a_player(value, ctx.data["n"], where)
         if for_player == "var":
             return ctx.data["pv"][value][field]
@@ -216,6 +216,14 @@ def call_builtin1(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: 
         return impl(ctx, where, a)
     except (TypeError, ValueError):
         raise _cannot_take(ctx, name, where, (a,)) from None
+
+
+def seated_item(data: dict[str, Any], item: str, seat: int, where: str) -> str:
+    """An item of a per-player kind named in the pack, if its seat is one of this game's (`pawn_3` with two
+    players is not)."""
+    if seat >= data["n"]:
+        raise not_in_game(item, seat, data["n"], where)
+    return item
 
 
 def zone_room(ctx: Ctx, where: str, ref: ZoneRef) -> int:
@@ -595,7 +603,7 @@ def answered(ctx: Ctx, asked: Suspend) -> Any:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,

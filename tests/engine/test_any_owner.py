@@ -94,3 +94,44 @@ def test_a_player_zone_read_through_a_rule_takes_only_a_seat_of_this_game(tmp_pa
         assert result["data"]["pv"][0]["points"] == 0
     else:
         assert not_a_player(seat, 2, "").message.removesuffix(" in ") in result
+
+
+PAWNS = """
+[kinds.pawn]
+per_player = true
+vars = { hp = { type = "int" } }
+
+[zones.sack2]
+type = "stack"
+of = "chip"
+owner = "pawn"
+"""
+
+ITEM_USES = {
+    "move into its zone": "move red from bag to pawn_3.sack2",
+    "count its zone": "me.points += count(pawn_3.sack2)",
+    "set its variable": "set pawn_3.hp = 2",
+    "add to its variable": "pawn_3.hp += 1",
+    "read its variable": "me.points += pawn_3.hp",
+    "through a list": "let q = [pawn_3, 1][0]\\nme.points += count(q.sack2)",
+    "a number's item": "let q = [3, red][0]\\nset q.pawn.hp = 1",
+    "a number's item's zone": "let q = [3, red][0]\\nme.points += count(q.pawn.sack2)",
+    "a seat of this game": "let q = [1, red][0]\\nset q.pawn.hp = 1\\nmove red from bag to pawn_1.sack2",
+}
+
+
+@pytest.mark.parametrize("use", list(ITEM_USES.values()), ids=list(ITEM_USES))
+def test_the_item_of_a_seat_this_game_does_not_have_is_an_error(tmp_path: Path, use: str) -> None:
+    # A pack for up to four players, played by two: `pawn_3` is an item of the pack, not of this game. Before,
+    # each use was a KeyError out of apply (and a read, an error in one backend and not the other).
+    from engine_support import TINY_MANIFEST, write_pack
+
+    root = write_pack(tmp_path / "pawns", game=OWNED.replace("EFFECT", use) + PAWNS,
+                      manifest=TINY_MANIFEST.replace("max = 2", "max = 4"))
+    result = agreed(root)
+    if use == ITEM_USES["a seat of this game"]:
+        assert result["data"]["ev"]["pawn_1"]["hp"] == 1 and result["data"]["z"]["sack2@pawn_1"] == ["red"]
+    elif "[3, red]" in use:
+        assert not_a_player(3, 2, "").message.removesuffix(" in ") in result
+    else:
+        assert "pawn_3 belongs to player 3, who is not in this 2-player game, in action score (" in result
