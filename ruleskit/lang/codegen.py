@@ -2063,9 +2063,7 @@ class GeneratingCompiler(Compiler):
         branches: list[tuple[ast.expr, str, ast.expr]] = []
         if player_bound is not None:
             # A number that is no seat of the game (past the last, or negative) is `set_field`'s error.
-            is_seat = ast.BoolOp(ast.And(), [
-                ast.Compare(_call("type", _name(owner_name)), [ast.Is()], [_name("int")]),
-                ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [_name(owner_name), _data("n")])])
+            is_seat = _seat_test(_name(owner_name), _name(owner_name))
             branches.append((is_seat, "pv", bounds[1]))
         if len(item_bounds) == 1:
             (kind, bound), = item_bounds.items()
