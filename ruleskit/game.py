@@ -168,6 +168,11 @@ class Game:
     # Phases whose turns end with no pack code: a fixed rotation, no rounds or end condition, no snippet or
     # hook at a turn's or a round's end (engine._next_turn).
     plain_phases: set[str] = attrs.field(init=False, eq=False, repr=False)
+    # Stages that offer one action and no `anytime` one, and not always: the listing the flow begins there
+    # lists everything at once.
+    one_action_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
+    # Whether a turn passing with no pack code run may skip the end conditions (`ends_read_flow`).
+    ends_skippable: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
@@ -189,8 +194,11 @@ class Game:
                              isinstance(phase.order, str) and phase.rounds is None and phase.end_when is None
                              and phase.on_turn_end is nothing and phase.on_round_end is nothing
                              and not {"turn_end", "round_end"} & set(hooks)}
+        self.ends_skippable = bool(self.ends) and not self.ends_read_flow
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires and not a.limited for a in actions)}
+        self.one_action_stages = {stage for stage, actions in self.actions_by_stage.items() if len(actions) == 1
+                                  and not self.anytime_by_stage[stage] and stage not in self.open_stages}
 
     @property
     def code(self) -> str:

@@ -8,7 +8,8 @@ answer), the chance outcomes drawn so far, and the step budget.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetExceeded
@@ -26,7 +27,8 @@ FRAME_LOCAL = "FRAME"
 
 
 _new_object = object.__new__
-_OWNS_NOTHING: frozenset[int] = frozenset()
+# A context for reading owns nothing and must change nothing: a table that refuses a write.
+_OWNS_NOTHING: Mapping[int, Any] = MappingProxyType({})
 
 
 def nothing(ctx: Ctx) -> None:
@@ -62,7 +64,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "reseed", "found", "frames", "owned", "keep", "olds")
+                 "messages", "where", "reseed", "found", "frames", "owned", "olds")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -80,15 +82,15 @@ class Ctx:
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
         self.where = ""
-        # The first legal action the flow found when it stopped, and the listing that goes on from it.
+        # The first legal action the flow found when it stopped, and the listing that goes on from it (None
+        # when the first is all there is).
         self.found: tuple[Any, Any] | None = None
         # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
-        # Copy on write: the containers this job copied and may change in place. Everything else in
-        # `data` is shared with the state the job started from (and its clones) and is never changed.
-        # `keep` holds the copies so that their ids stay unique while the job runs.
-        self.owned: set[int] = set()
-        self.keep: list[Any] = []
+        # Copy on write: the containers this job copied and may change in place, by id. Everything else in
+        # `data` is shared with the state the job started from (and its clones) and is never changed. The
+        # table holds the copies too, so that no id in it can pass to another object while the job runs.
+        self.owned: dict[int, Any] = {}
         # While properties are checked (`ruleskit test`): the data as each running action, hook or procedure
         # that reads `old(...)` began, innermost last. None in normal play, where `ensure` does nothing.
         self.olds: list[dict[str, Any]] | None = None
@@ -116,7 +118,6 @@ class Ctx:
         ctx.found = None
         ctx.reseed = None
         ctx.owned = _OWNS_NOTHING  # type: ignore[assignment]
-        ctx.keep = ()  # type: ignore[assignment]
         ctx.olds = None
         return ctx
 
@@ -133,8 +134,7 @@ class Ctx:
 
     def _owned_copy(self, container: Any) -> Any:
         copied = container.copy()
-        self.owned.add(id(copied))
-        self.keep.append(copied)
+        self.owned[id(copied)] = copied
         return copied
 
     def own(self, part: str, key: Any) -> Any:
@@ -143,14 +143,12 @@ class Ctx:
         outer = self.data[part]
         if id(outer) not in owned:  # `_owned_copy` inline too: the first change a job makes pays it
             outer = self.data[part] = outer.copy()
-            owned.add(id(outer))
-            self.keep.append(outer)
+            owned[id(outer)] = outer
         inner = outer[key]
         if id(inner) in owned:  # the usual case once a job has changed this container
             return inner
         inner = outer[key] = inner.copy()  # `_owned_copy` inline: moving things pays it twice a move
-        owned.add(id(inner))
-        self.keep.append(inner)
+        owned[id(inner)] = inner
         return inner
 
     def own_top(self, part: str) -> Any:

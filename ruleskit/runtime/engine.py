@@ -634,7 +634,7 @@ def settle(game: Game, ctx: Ctx) -> None:
     # After a turn passed with no pack code run, end conditions that read no flow value see what the check
     # just before saw, and give the same answer (lang/reads.py): they are not run again, and the steps they
     # took are charged again so that the step budget runs out exactly where it would have.
-    skippable = bool(game.ends) and not game.ends_read_flow
+    skippable = game.ends_skippable
     skip = False
     ends_steps = 0
     ends = game.ends
@@ -660,7 +660,19 @@ def settle(game: Game, ctx: Ctx) -> None:
             ends_steps = ctx.steps - steps
         skip = False
         if flow["end_turn"]:
-            quiet = _next_turn(game, ctx)
+            phase = game.phases[flow["phase"]]
+            if phase.name in game.plain_phases:
+                # No pack code runs as its turns end (`Game.plain_phases`): the next seat of the same rotation
+                # starts. Written here rather than in `_next_turn`: nearly every decision passes a turn.
+                flow["simul"] = None
+                pos = flow["pos"] + 1
+                if pos >= len(flow["order"]):
+                    flow["round"] += 1
+                    pos = 0
+                flow["pos"] = pos
+                quiet = _start_turn(game, ctx, phase)
+            else:
+                quiet = _next_turn(game, ctx, phase)
             skip = skippable and quiet
             continue
         if flow["entered"]:
@@ -702,7 +714,12 @@ def settle(game: Game, ctx: Ctx) -> None:
             first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
             if first is not None:
                 anytime = game.anytime_by_stage.get(stage_name)
-                ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime)) if anytime else listing
+                if anytime:
+                    ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
+                elif stage_name in game.one_action_stages:
+                    ctx.found = first, None  # the stage's one action is listed whole: nothing follows
+                else:
+                    ctx.found = first, listing
                 return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
@@ -724,7 +741,7 @@ def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:
         flow["order"] = _order(game, ctx, phase)
         flow["pos"] = 0
         if flow["order"]:
-            _start_turn(game, ctx)
+            _start_turn(game, ctx, phase)
             return
         # An empty order: nobody takes a turn, so the phase is only its on_enter and passes on at once.
         if phase.next is None:
@@ -751,10 +768,10 @@ def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
     return list(order)
 
 
-def _start_turn(game: Game, ctx: Ctx) -> None:
+def _start_turn(game: Game, ctx: Ctx, phase: Any) -> bool:
+    """Start the turn of the seat at the flow's position in `phase`; True if no pack code ran."""
     data = ctx.data
     flow = data["flow"]
-    phase = game.phases[flow["phase"]]
     active = flow["active"] = flow["order"][flow["pos"]]
     flow["turn"] += 1
     usage = flow["usage"]
@@ -768,29 +785,23 @@ def _start_turn(game: Game, ctx: Ctx) -> None:
         for name, value, is_list in game.turn_starts:
             game_vars[name] = list(value) if is_list else value
     ctx.me = active
+    quiet = True
     # Each piece of pack code below starts with no locals; when none runs, no table is made.
     if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
+        quiet = False
         ctx.env = {}
         game.program.emit(ctx, "turn_start", [active])
     if phase.on_turn_start is not nothing:
+        quiet = False
         ctx.env = {}
         phase.on_turn_start(ctx)
+    return quiet
 
 
-def _next_turn(game: Game, ctx: Ctx) -> bool:
-    """Pass the turn on; True if no pack code ran (no hook, phase snippet or order) and the phase stayed."""
+def _next_turn(game: Game, ctx: Ctx, phase: Any) -> bool:
+    """Pass the turn on in a phase that is not plain (`settle` passes it in one that is); True if no pack
+    code ran (no hook, phase snippet or order) and the phase stayed."""
     flow = ctx.data["flow"]
-    phase = game.phases[flow["phase"]]
-    if phase.name in game.plain_phases:
-        # No pack code runs as its turns end (`Game.plain_phases`): the next seat of the same rotation starts.
-        flow["simul"] = None
-        pos = flow["pos"] + 1
-        if pos >= len(flow["order"]):
-            flow["round"] += 1
-            pos = 0
-        flow["pos"] = pos
-        _start_turn(game, ctx)
-        return phase.on_turn_start is nothing and "turn_start" not in game.program.hooks
     hooks = game.program.hooks
     flow["end_turn"] = False
     flow["simul"] = None
@@ -837,8 +848,7 @@ def _next_turn(game: Game, ctx: Ctx) -> bool:
                 _enter_phase(game, ctx, phase.next)
                 return False
             quiet = False
-    _start_turn(game, ctx)
-    return quiet and phase.on_turn_start is nothing and "turn_start" not in hooks
+    return _start_turn(game, ctx, phase) and quiet
 
 
 def _number(value: Any, what: str) -> int:

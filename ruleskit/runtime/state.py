@@ -268,7 +268,16 @@ class State:
 
     def apply(self, action: Action | str, player: int | None = None) -> State:
         """Take a decision. Raises IllegalAction, leaving the state as it was, if it is not legal now."""
-        chosen = self._find(action, player)
+        known = self._legal
+        if type(known) is list and player is None and self.pending is None:
+            # The usual call: one of the very objects `legal_actions` just listed (found as `_find` would).
+            for chosen in known:
+                if chosen is action:
+                    break
+            else:
+                chosen = self._find(action, player)
+        else:
+            chosen = self._find(action, player)
         before = self._data
         if self.pending is not None:
             pending = self.pending
@@ -410,7 +419,7 @@ class State:
         # The listing goes on on this context (`engine._offer`): the context lets go of it, or the two would
         # form a cycle that only the garbage collector frees.
         ctx.found = None
-        self._legal = Listing(found[0], found[1]) if found is not None else None
+        self._legal = None if found is None else found[0] if found[1] is None else Listing(found[0], found[1])
 
     # ------------------------------------------------------------- copies, JSON, views
 

@@ -141,3 +141,26 @@ def test_the_flow_still_runs_the_rules_it_needs_to_know_the_player_can_act(tmp_p
     with pytest.raises(ProgramError, match="out of range") as caught:
         ruleskit.load(root).new_game(players=2, seed=1)
     assert caught.value.line == line_of(root / "rules.rk", "rule broken")
+
+
+@pytest.mark.parametrize(("pack", "players", "seed"), [
+    ("connect_four", 2, 3), (PACKS / "take_turns", 2, 1), (PACKS / "card_duel", 2, 2),
+    (PACKS / "street_market", 3, 5),
+])
+def test_a_stage_of_one_action_is_listed_whole_by_the_flow(pack: str | Path, players: int, seed: int) -> None:
+    """Where a stage offers one action (and no `anytime` one), the flow lists it whole as it stops; the
+    actions, and what `apply` finds by id and by object, are those of a listing made from the saved state."""
+    game = ruleskit.load(pack)
+    state = game.new_game(players=players, seed=seed)
+    chooser = random.Random(seed)
+    while not state.is_terminal:
+        restored = State.from_json(game, state.to_json())
+        by_id = state.clone()
+        listed = state.legal_actions()
+        assert [(a.id, a.player) for a in listed] == [(a.id, a.player) for a in restored.legal_actions()]
+        assert [(a.id, a.player) for a in state.out_of_turn_actions()] == \
+            [(a.id, a.player) for a in restored.out_of_turn_actions()]
+        move = listed[chooser.randrange(len(listed))]
+        by_id.apply(move.id, player=move.player)
+        state.apply(move)
+        assert by_id.raw == state.raw and by_id.pending == state.pending
