@@ -171,6 +171,8 @@ class Game:
     # Stages that offer one action and no `anytime` one, and not always: the listing the flow begins there
     # lists everything at once.
     one_action_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
+    # The tables every game of a number of players starts from, made at its first game (engine.initial_data).
+    initial_tables: dict[int, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
     # Whether a turn passing with no pack code run may skip the end conditions (`ends_read_flow`).
     ends_skippable: bool = attrs.field(init=False, eq=False, repr=False)
 
@@ -195,6 +197,7 @@ class Game:
                              and phase.on_turn_end is nothing and phase.on_round_end is nothing
                              and not {"turn_end", "round_end"} & set(hooks)}
         self.ends_skippable = bool(self.ends) and not self.ends_read_flow
+        self.initial_tables = {}
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
             not a.params and a.when is None and not a.costs and not a.requires and not a.limited for a in actions)}
         self.one_action_stages = {stage for stage, actions in self.actions_by_stage.items() if len(actions) == 1

@@ -109,11 +109,37 @@ class Action:
 
 
 def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The data a game starts from, before its setup runs.
+
+    Its tables are made once for each number of players and shared by every game started with it: a job
+    changes a table only in a copy of its own (copy on write, `Ctx.own`), so no game changes them. Only
+    the top level, the seed, the random stream and the options' vars are each game's own.
+    """
+    tables = game.initial_tables.get(players)
+    if tables is None:
+        tables = game.initial_tables[players] = _initial_tables(game, players)
+    data = {**tables, "seed": seed, "rng": rng.seed_state(seed)}
+    if options is not None:
+        from ..errors import PackError, did_you_mean
+        from ..validation import check_options
+
+        model = game.model
+        for name in options if isinstance(options, dict) else ():
+            if name not in model.game_vars:
+                raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
+                                hint=did_you_mean(name, model.game_vars))
+        # A table, each of its var's type and within its bounds, as a log's options and a saved state's vars
+        # are checked (InvalidData, a PackError, names the option): generated code relies on them.
+        data["v"] = {**tables["v"], **check_options(game, options, players, path="options")}
+    return data
+
+
+def _initial_tables(game: Game, players: int) -> dict[str, Any]:
     model = game.model
     data: dict[str, Any] = {
         "n": players,
-        "seed": seed,
-        "rng": rng.seed_state(seed),
+        "seed": 0,
+        "rng": None,
         "v": {name: start_value(var) for name, var in model.game_vars.items()},
         "pv": [{name: start_value(var) for name, var in model.player_vars.items()} for _ in range(players)],
         "ev": {},
@@ -124,17 +150,6 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
                  "usage": {"turn": {}, "visit": {}, "game": {}}},
         "result": None,
     }
-    if options is not None:
-        from ..errors import PackError, did_you_mean
-        from ..validation import check_options
-
-        for name in options if isinstance(options, dict) else ():
-            if name not in model.game_vars:
-                raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
-                                hint=did_you_mean(name, model.game_vars))
-        # A table, each of its var's type and within its bounds, as a log's options and a saved state's vars
-        # are checked (InvalidData, a PackError, names the option): generated code relies on them.
-        data["v"].update(check_options(game, options, players, path="options"))
     for kind_name, kind in model.kinds.items():
         if kind.vars:
             for item in model.items_of(kind_name, players):

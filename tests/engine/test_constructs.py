@@ -296,6 +296,14 @@ def test_hidden_game_var_and_options(gadgets: ruleskit.Game) -> None:
     assert "secret" not in state.view(0)["vars"] and state.view(1)["vars"]["goal"] == 5
 
 
+def test_options_are_each_games_own(gadgets: ruleskit.Game) -> None:
+    """Games start from tables shared by every game of as many players: one game's options change no other."""
+    optioned = gadgets.new_game(players=2, seed=4, options={"goal": 5})
+    plain = gadgets.new_game(players=2, seed=4)
+    assert optioned.data["v"]["goal"] == 5 and plain.data["v"]["goal"] != 5
+    assert gadgets.new_game(players=2, seed=4).dumps() == plain.dumps()
+
+
 def test_step_budget_stops_a_runaway_hook(gadgets: ruleskit.Game) -> None:
     state = gadgets.new_game(players=2)
     before = state.dumps()
