@@ -19,29 +19,38 @@ def seed_state(seed: int) -> int:
     return (int(seed) * 0x2545F4914F6CDD1D + 0x632BE59BD9B4E019) & _MASK
 
 
-def _next(data: dict[str, Any]) -> int:
-    state = (data["rng"] + _GOLDEN) & _MASK
-    data["rng"] = state
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
 def below(data: dict[str, Any], n: int) -> int:
     """A uniform integer in [0, n), without modulo bias."""
     if n <= 0:
         raise ValueError("empty range")
     limit = _MASK - (_MASK + 1) % n
-    while True:
-        value = _next(data)
+    state = data["rng"]
+    while True:  # one splitmix64 step at a time, the state kept in a local until a value is taken
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
         if value <= limit:
+            data["rng"] = state
             return value % n
 
 
 def shuffled(data: dict[str, Any], items: list[T]) -> list[T]:
+    """The items in an order drawn from the stream: the Fisher-Yates shuffle, each swap drawn as `below`
+    draws it (written out, with the stream's state kept in a local until the end)."""
     result = list(items)
+    state = data["rng"]
     for i in range(len(result) - 1, 0, -1):
-        j = below(data, i + 1)
+        n = i + 1
+        limit = _MASK - (_MASK + 1) % n
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = z ^ (z >> 31)
+            if value <= limit:
+                break
+        j = value % n
         result[i], result[j] = result[j], result[i]
+    data["rng"] = state
     return result
