@@ -30,3 +30,7 @@ MAX_SAVE_BYTES = 16_000_000
 
 MAX_INT_DIGITS = 40
 """Digits of a number in a log, a save or a scenario (a 64-bit seed has 20)."""
+
+MAX_ZONE_ITEMS = 100_000
+"""The most pieces a stack holds (in play or in a save), or a pool's pieces listed one by one: more would
+take memory and time without end."""

@@ -200,6 +200,11 @@ class Model:
                 raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: start with a list of items")
             if isinstance(zone.capacity, int) and not isinstance(zone.capacity, bool) and zone.capacity < 0:
                 raise located(zone.source, f"zone '{zone_name}': capacity {zone.capacity} is negative")
+            started = _pieces(zone.start)
+            if (type(zone.capacity) is int and zone.size is None and not zone.unlimited and started is not None
+                    and started > zone.capacity):
+                raise located(zone.source, f"zone '{zone_name}' starts with {started} pieces, more than its "
+                                           f"capacity of {zone.capacity}")
             if zone.owner not in ("game", "player") and zone.owner not in self.kinds:
                 raise located(zone.source, f"zone '{zone_name}' has unknown owner '{zone.owner}' "
                                            "(\"game\", \"player\" or a kind)",
@@ -287,6 +292,15 @@ class Model:
 
     def per_player_kinds(self) -> list[str]:
         return [k for k, d in self.kinds.items() if d.per_player]
+
+
+def _pieces(start: Any) -> int | None:
+    """How many pieces a zone's `start` puts in it (None if it is not yet known to be well formed)."""
+    if isinstance(start, list):
+        return sum(1 for item in start if item is not None)
+    if isinstance(start, dict) and all(type(count) is int for count in start.values()):
+        return sum(start.values())
+    return None
 
 
 def default_of(type_name: str) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import PackError
-from .limits import MAX_INT_DIGITS, MAX_NESTING
+from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_ZONE_ITEMS
 
 if TYPE_CHECKING:
     from .game import Game
@@ -263,14 +263,26 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
     for key, content in table.items():
         zone = model.zones[keys[key]]
         where = _at(path, key)
+        # A capacity that is a number in the pack (and pieces of one place each) holds in a save as in play,
+        # where no move goes past it; one that pack code works out is the game's business.
+        room = zone.capacity if type(zone.capacity) is int and zone.size is None else None
         if zone.type == "pool":
+            held = 0
             for item, count in check_table(where, content).items():
                 _check_member(model, zone.of, item, _at(where, item))
-                check_int(_at(where, item), count, 0)
+                held += check_int(_at(where, item), count, 0)
+            if room is not None and not zone.unlimited and held > room:
+                raise InvalidData(where, f"zone '{key}' holds {held} pieces, more than its capacity of {room}")
             continue
         slots = check_list(where, content)
         if zone.type == "row" and len(slots) != zone.slots:
             raise InvalidData(where, f"row '{key}' has {zone.slots} slots, not {len(slots)}")
+        if len(slots) > MAX_ZONE_ITEMS:
+            raise InvalidData(where, f"zone '{key}' holds {len(slots)} pieces, more than any zone may "
+                                     f"({MAX_ZONE_ITEMS})")
+        if room is not None and len(slots) - slots.count(None) > room:
+            raise InvalidData(where, f"zone '{key}' holds {len(slots) - slots.count(None)} pieces, more than its "
+                                     f"capacity of {room}")
         for index, item in enumerate(slots):
             if item is None and zone.type == "row":
                 continue

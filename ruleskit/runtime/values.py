@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError
+from ..limits import MAX_ZONE_ITEMS
 from ..model import ZoneRef
 
 if TYPE_CHECKING:
@@ -12,8 +13,6 @@ if TYPE_CHECKING:
 
 INFINITE = 10**9
 MAX_INT = 2**62
-# The most pieces a stack holds, or a pool's pieces listed one by one: more would take memory and time without end.
-MAX_ZONE_ITEMS = 100_000
 
 
 def option_id(value: Any) -> str:

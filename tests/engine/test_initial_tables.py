@@ -15,7 +15,8 @@ from ruleskit import IllegalAction
 
 
 @pytest.mark.parametrize(("pack", "players", "decisions"), [
-    ("connect_four", 2, 400), ("envoys", 4, 400), ("ophir", 3, 300), (PACKS / "street_market", 3, 400),
+    ("connect_four", 2, 400), ("envoys", 4, 400), ("ophir", 3, 300), ("valdora", 3, 200), ("nereus", 2, 200),
+    ("navoria", 4, 200), (PACKS / "street_market", 3, 400),
     (PACKS / "card_duel", 2, 400), (PACKS / "dice_race", 2, 400),
 ])
 def test_games_leave_the_shared_starting_tables_as_they_were(pack: str | Path, players: int,

@@ -191,3 +191,17 @@ def test_pending_options_are_shown_only_to_the_chooser(card_duel: ruleskit.Game)
     other = state.view(0)["pending"]
     assert chooser["prompt"] == other["prompt"] == "Which cards go back?"
     assert len(chooser["options"]) == 4 and "options" not in other
+
+
+def test_a_saved_stack_of_more_pieces_than_any_zone_may_hold_is_refused(card_duel: ruleskit.Game) -> None:
+    """No move makes a stack of more than MAX_ZONE_ITEMS pieces: a save that has one is refused at load,
+    naming the zone, before anything of the game runs."""
+    from ruleskit.limits import MAX_ZONE_ITEMS
+    from ruleskit.validation import InvalidData
+
+    saved = card_duel.new_game(players=2, seed=1).to_json()
+    saved["data"]["z"]["deck"] = ["red1"] * MAX_ZONE_ITEMS
+    State.from_json(card_duel, saved)  # as many as a zone may hold: loads
+    saved["data"]["z"]["deck"].append("red1")
+    with pytest.raises(InvalidData, match=r"\$\.data\.z\.deck: zone 'deck' holds 100001 pieces, more than any zone"):
+        State.from_json(card_duel, saved)
