@@ -558,25 +558,34 @@ def _small_enough(value: list[Any]) -> bool:
 def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str], Any]:
     is_kind = type_name in set(item_kind.values())
 
-    def fits(value: Any) -> bool:
-        if type_name == "bool":
-            return isinstance(value, bool)
-        if type_name == "player":
-            return value is None or (isinstance(value, int) and not isinstance(value, bool))
-        if type_name == "str":
-            return value is None or isinstance(value, str)
-        if type_name.startswith("list"):
-            return isinstance(value, list) and _small_enough(value)
-        if is_kind:
-            return value is None or item_kind.get(value) == type_name if isinstance(value, str) else value is None
-        return True
+    def refuse(value: Any, where: str) -> Any:
+        if isinstance(value, list):
+            raise ProgramError(f"{what} cannot hold a list more than {MAX_VALUE_DEPTH} deep or of more than "
+                               f"{MAX_VALUE_SIZE} elements in all, in {where}")
+        raise ProgramError(f"{what} holds a value of type {type_name}, not {value!r} in {where}")
 
-    def check(value: Any, where: str) -> Any:
-        if not fits(value):
-            if isinstance(value, list):
-                raise ProgramError(f"{what} cannot hold a list more than {MAX_VALUE_DEPTH} deep or of more than "
-                                   f"{MAX_VALUE_SIZE} elements in all, in {where}")
-            raise ProgramError(f"{what} holds a value of type {type_name}, not {value!r} in {where}")
-        return value
+    # One check per type, its test written in it: a var is written far more often than it is declared.
+    if type_name == "bool":
+        def check(value: Any, where: str) -> Any:
+            return value if isinstance(value, bool) else refuse(value, where)
+    elif type_name == "player":
+        def check(value: Any, where: str) -> Any:
+            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+                return value
+            return refuse(value, where)
+    elif type_name == "str":
+        def check(value: Any, where: str) -> Any:
+            return value if value is None or isinstance(value, str) else refuse(value, where)
+    elif type_name.startswith("list"):
+        def check(value: Any, where: str) -> Any:
+            return value if isinstance(value, list) and _small_enough(value) else refuse(value, where)
+    elif is_kind:
+        def check(value: Any, where: str) -> Any:
+            if value is None or (isinstance(value, str) and item_kind.get(value) == type_name):
+                return value
+            return refuse(value, where)
+    else:
+        def check(value: Any, where: str) -> Any:
+            return value
 
     return check

@@ -454,21 +454,37 @@ def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player
     set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
 
 
+# `count`, `any` and `all` of a value that may be a list: a list is charged its length and answered here
+# (what `list_count`, `list_any` and `list_all` do, written in place: no second call), anything else goes
+# to the builtin.
+
 def maybe_list_count(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
     if type(value) is list:
-        return list_count(ctx, value, where)
+        if value:
+            ctx.steps += len(value)
+            if ctx.steps > ctx.budget:
+                over_budget(ctx, where)
+        return len(value)
     return call_builtin1(impl, "count", ctx, where, value)
 
 
 def maybe_list_any(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
     if type(value) is list:
-        return list_any(ctx, value, where)
+        if value:
+            ctx.steps += len(value)
+            if ctx.steps > ctx.budget:
+                over_budget(ctx, where)
+        return any(value)
     return call_builtin1(impl, "any", ctx, where, value)
 
 
 def maybe_list_all(impl: Callable[..., Any], ctx: Ctx, value: Any, where: str) -> Any:
     if type(value) is list:
-        return list_all(ctx, value, where)
+        if value:
+            ctx.steps += len(value)
+            if ctx.steps > ctx.budget:
+                over_budget(ctx, where)
+        return all(value)
     return call_builtin1(impl, "all", ctx, where, value)
 
 

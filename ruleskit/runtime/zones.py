@@ -85,7 +85,9 @@ def _capacity_value(ctx: Ctx, zone: Any, ref: ZoneRef) -> int:
         return fixed
     fn = ctx.program.capacities[ref.name]
     saved = ctx.me
-    owner = ctx.model.zone_owner_player(ref.key)
+    owner = ref.owner  # a player's zone names its seat; an item's zone, the item, whose owner is looked up
+    if type(owner) is not int:
+        owner = ctx.model.zone_owner_player(ref.key) if owner is not None else None
     if owner is not None:  # a capacity like "me.holds" reads the owning player
         ctx.me = owner
     # A capacity that asks for its own zone's room (`free(z)` in z's capacity, or through rules) nests as
@@ -110,10 +112,13 @@ def _capacity_where(ctx: Ctx, ref: ZoneRef) -> str:
 def free(ctx: Ctx, ref: ZoneRef) -> int:
     zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
     cap = zone.capacity
-    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, not called for it)
-        cap = _capacity(ctx, zone, ref)
-        if cap is None:
+    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, written out here)
+        if zone.type == "row":
+            cap = zone.slots if cap is None else _capacity_value(ctx, zone, ref)
+        elif cap is None:
             return INFINITE
+        else:
+            cap = _capacity_value(ctx, zone, ref)
     return cap - _used(ctx, zone, ref)
 
 
