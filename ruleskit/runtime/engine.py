@@ -292,9 +292,12 @@ def _maker(game: Game, action: CompiledAction, player: int) -> Callable[[Any], A
 
 
 def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
-    """Whether the bound action is affordable and passes every `require`."""
-    if action.costs and not _affordable(ctx, action):
-        return False
+    """Whether the bound action is affordable (each cost leaves its counter at or above its floor) and
+    passes every `require`."""
+    for var, amount in action.costs:
+        floor = ctx.model.player_vars[var].min or 0
+        if ctx.data["pv"][ctx.me][var] - amount(ctx) < floor:
+            return False
     for check, _ in action.requires:
         if not check(ctx):
             return False
@@ -466,14 +469,6 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
                 return found
             ctx.env = env
     return None
-
-
-def _affordable(ctx: Ctx, action: CompiledAction) -> bool:
-    for var, amount in action.costs:
-        floor = ctx.model.player_vars[var].min or 0
-        if ctx.data["pv"][ctx.me][var] - amount(ctx) < floor:
-            return False
-    return True
 
 
 # A table of actions with more distinct bindings than this for one player starts again (memory stays bounded).
