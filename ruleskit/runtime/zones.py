@@ -112,13 +112,10 @@ def _capacity_where(ctx: Ctx, ref: ZoneRef) -> str:
 def free(ctx: Ctx, ref: ZoneRef) -> int:
     zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
     cap = zone.capacity
-    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, written out here)
-        if zone.type == "row":
-            cap = zone.slots if cap is None else _capacity_value(ctx, zone, ref)
-        elif cap is None:
+    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, not called for it)
+        cap = _capacity(ctx, zone, ref)
+        if cap is None:
             return INFINITE
-        else:
-            cap = _capacity_value(ctx, zone, ref)
     return cap - _used(ctx, zone, ref)
 
 
