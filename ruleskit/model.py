@@ -7,6 +7,7 @@ the compiler and the runtime ask about names.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -200,11 +201,8 @@ class Model:
                 raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: start with a list of items")
             if isinstance(zone.capacity, int) and not isinstance(zone.capacity, bool) and zone.capacity < 0:
                 raise located(zone.source, f"zone '{zone_name}': capacity {zone.capacity} is negative")
-            started = _pieces(zone.start)
-            if (type(zone.capacity) is int and zone.size is None and not zone.unlimited and started is not None
-                    and started > zone.capacity):
-                raise located(zone.source, f"zone '{zone_name}' starts with {started} pieces, more than its "
-                                           f"capacity of {zone.capacity}")
+            if type(zone.capacity) is int and not zone.unlimited:
+                self._check_start_fits(zone_name, zone, zone.capacity)
             if zone.owner not in ("game", "player") and zone.owner not in self.kinds:
                 raise located(zone.source, f"zone '{zone_name}' has unknown owner '{zone.owner}' "
                                            "(\"game\", \"player\" or a kind)",
@@ -290,17 +288,39 @@ class Model:
         item_owner = self.item_data.get(owner, {}).get("owner")
         return item_owner if isinstance(item_owner, int) else None
 
+    def room_taken(self, zone: ZoneDef, held: Iterable[tuple[Any, int]]) -> int | None:
+        """The places these (item, count) pairs take in `zone`: one a piece, or each piece's size where the zone
+        sizes them. None when an item is not one whose size is a plain number: it is refused elsewhere."""
+        if zone.size is None:
+            return sum(count for _, count in held)
+        sizes = self.item_sizes(zone.size)
+        total = 0
+        for item, count in held:
+            size = sizes.get(item) if type(item) is str else None
+            if size is None:
+                return None
+            total += size * count
+        return total
+
+    def _check_start_fits(self, zone_name: str, zone: ZoneDef, capacity: int) -> None:
+        start = zone.start
+        if isinstance(start, list):
+            held: list[tuple[Any, int]] = [(item, 1) for item in start if item is not None]
+        elif isinstance(start, dict) and all(type(count) is int for count in start.values()):
+            held = list(start.items())
+        else:
+            return  # not yet known to be well formed: its own checks say what is wrong
+        taken = self.room_taken(zone, held)
+        if taken is None or taken <= capacity:
+            return
+        if zone.size is None:
+            raise located(zone.source, f"zone '{zone_name}' starts with {taken} pieces, more than its "
+                                       f"capacity of {capacity}")
+        raise located(zone.source, f"zone '{zone_name}' starts with pieces of total {zone.size} {taken}, more "
+                                   f"than its capacity of {capacity}")
+
     def per_player_kinds(self) -> list[str]:
         return [k for k, d in self.kinds.items() if d.per_player]
-
-
-def _pieces(start: Any) -> int | None:
-    """How many pieces a zone's `start` puts in it (None if it is not yet known to be well formed)."""
-    if isinstance(start, list):
-        return sum(1 for item in start if item is not None)
-    if isinstance(start, dict) and all(type(count) is int for count in start.values()):
-        return sum(start.values())
-    return None
 
 
 def default_of(type_name: str) -> Any:

@@ -263,16 +263,16 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
     for key, content in table.items():
         zone = model.zones[keys[key]]
         where = _at(path, key)
-        # A capacity that is a number in the pack (and pieces of one place each) holds in a save as in play,
-        # where no move goes past it; one that pack code works out is the game's business.
-        room = zone.capacity if type(zone.capacity) is int and zone.size is None else None
+        # A capacity that is a number in the pack holds in a save as in play, where no move goes past it; one
+        # that pack code works out is the game's business.
+        room = zone.capacity if type(zone.capacity) is int and not zone.unlimited else None
         if zone.type == "pool":
-            held = 0
-            for item, count in check_table(where, content).items():
+            counts = check_table(where, content)
+            for item, count in counts.items():
                 _check_member(model, zone.of, item, _at(where, item))
-                held += check_int(_at(where, item), count, 0)
-            if room is not None and not zone.unlimited and held > room:
-                raise InvalidData(where, f"zone '{key}' holds {held} pieces, more than its capacity of {room}")
+                check_int(_at(where, item), count, 0)
+            if room is not None:
+                _check_room(model, zone, key, where, list(counts.items()), room)
             continue
         slots = check_list(where, content)
         if zone.type == "row" and len(slots) != zone.slots:
@@ -280,9 +280,6 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
         if len(slots) > MAX_ZONE_ITEMS:
             raise InvalidData(where, f"zone '{key}' holds {len(slots)} pieces, more than any zone may "
                                      f"({MAX_ZONE_ITEMS})")
-        if room is not None and len(slots) - slots.count(None) > room:
-            raise InvalidData(where, f"zone '{key}' holds {len(slots) - slots.count(None)} pieces, more than its "
-                                     f"capacity of {room}")
         for index, item in enumerate(slots):
             if item is None and zone.type == "row":
                 continue
@@ -290,6 +287,19 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
             if item in placed and unique_items:
                 raise InvalidData(_at(where, index), f"'{item}' is already in zone '{placed[item]}'")
             placed[item] = key
+        if room is not None:
+            _check_room(model, zone, key, where, [(item, 1) for item in slots if item is not None], room)
+
+
+def _check_room(model: Model, zone: Any, key: str, where: str, held: list[tuple[Any, int]], room: int) -> None:
+    """Refuse a zone that holds more than its capacity: pieces, or their sizes where the zone sizes them."""
+    taken = model.room_taken(zone, held)
+    if taken is None or taken <= room:
+        return
+    if zone.size is None:
+        raise InvalidData(where, f"zone '{key}' holds {taken} pieces, more than its capacity of {room}")
+    raise InvalidData(where, f"zone '{key}' holds pieces of total {zone.size} {taken}, more than its capacity "
+                             f"of {room}")
 
 
 def _check_member(model: Model, kind: str, item: Any, path: str) -> None:

@@ -205,3 +205,17 @@ def test_a_saved_stack_of_more_pieces_than_any_zone_may_hold_is_refused(card_due
     saved["data"]["z"]["deck"].append("red1")
     with pytest.raises(InvalidData, match=r"\$\.data\.z\.deck: zone 'deck' holds 100001 pieces, more than any zone"):
         State.from_json(card_duel, saved)
+
+
+def test_a_saved_zone_whose_pieces_outweigh_its_capacity_is_refused(card_duel: ruleskit.Game) -> None:
+    """A vault holds gems by weight (capacity 3): two rubies (weight 2 each) are more than any move could
+    have put there, though they are only two pieces."""
+    from ruleskit.validation import InvalidData
+
+    saved = card_duel.new_game(players=2, seed=1).to_json()
+    saved["data"]["z"]["vault@0"] = {"pearl": 1, "ruby": 1}  # weight 3: full, and loads
+    State.from_json(card_duel, saved)
+    saved["data"]["z"]["vault@0"] = {"ruby": 2}
+    with pytest.raises(InvalidData, match=r"\$\.data\.z\.vault@0: zone 'vault@0' holds pieces of total weight 4, "
+                                          r"more than its capacity of 3"):
+        State.from_json(card_duel, saved)
