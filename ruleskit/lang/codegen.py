@@ -428,6 +428,8 @@ class GeneratingCompiler(Compiler):
         # Python locals known to hold one of some items (a comprehension's variable over a kind's items):
         # {local: those items}. A zone of such an owner is read straight from its key table.
         self._item_locals: dict[str, frozenset[Any]] = {}
+        # Per fixed field of a kind, a table {item: its value} made once, for such locals (`_field_table`).
+        self._field_tables: dict[tuple[str, str], ast.Name] = {}
         # True while generating the statements of a procedure's or hook's own function: `return` there
         # leaves it as Python does (after taking back its level of ctx.depth), raising nothing.
         self._own_body = False
@@ -1236,6 +1238,9 @@ class GeneratingCompiler(Compiler):
             kinds = {model.item_kind.get(i) for i in self._item_locals[base.id]}
             kind = next(iter(kinds)) if len(kinds) == 1 else None
             how = self._by_kind(field).get(kind) if kind is not None else None
+            if how == "fixed" and kind is not None and field != "owner":
+                # Surely one of those items, never none: its value in a table of the field, one lookup.
+                return self._item_read(_sub(self._field_table(kind, field), base), how, kind, field), result_type
             if how in ("var", "fixed", "owner"):
                 return self._item_read(_item_field(how, base, field, none_message), how, kind, field), \
                     result_type
@@ -1243,6 +1248,15 @@ class GeneratingCompiler(Compiler):
         else:  # known only at run time: one dispatch on the value
             return self._any_field(base, field, none_message, node), result_type
         return _call(self.constant(reader, "field"), _name(CTX), checked), result_type
+
+    def _field_table(self, kind: str, field: str) -> ast.Name:
+        """The name of a table {item: its `field`} of every item of `kind` (fixed fields never change)."""
+        name = self._field_tables.get((kind, field))
+        if name is None:
+            item_data = self.model.item_data
+            table = {item: item_data[item][field] for item in self.model.items_of(kind)}
+            name = self._field_tables[(kind, field)] = self.constant(table, field)
+        return name
 
     def _item_read(self, read: ast.expr, how: str | None, kind: Any, field: str) -> ast.expr:
         """`read`, an item's field, marked with what the code knows of its value: an int var's (`_var_read`),
@@ -1564,7 +1578,8 @@ class GeneratingCompiler(Compiler):
         if loop.ifs or not isinstance(loop.target, ast.Name) or not (
                 isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "charged"):
             return None
-        if not is_quiet(made.elt, {loop.target.id: held}, self.namespace, DATA):
+        if not is_quiet(made.elt, {loop.target.id: held}, self.namespace, DATA,
+                        {name.id for name in self._field_tables.values()}):
             return None
         listed = source.args[1]
         items = self.namespace.get(listed.id) if isinstance(listed, ast.Name) else None

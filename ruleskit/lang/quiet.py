@@ -10,7 +10,7 @@ generated code alone, conservatively: anything it does not know is taken to be a
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 # Comparisons that never raise on the language's values (numbers, strings, lists, tables, none).
@@ -19,20 +19,23 @@ _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 def is_quiet(node: ast.expr, item_locals: Mapping[str, frozenset[Any]], namespace: Mapping[str, Any],
-             data: str) -> bool:
+             data: str, field_tables: Collection[str] = ()) -> bool:
     """Whether evaluating `node` surely raises nothing and counts no step.
 
     `item_locals` are the locals that hold one of a kind's items (a comprehension's variable over them);
     `namespace` is the generated module's (its tables of zone keys); `data` is the local of the game data.
     A zone's list read as `data['z'][keys[item]]`, with `item` among the keys, its length, and numbers and
-    comparisons made of those and of constants are quiet.
+    comparisons made of those and of constants are quiet. `field_tables` names the module's tables of an
+    item field ({item: value}, never changed), read as `table[item]`.
     """
-    return _Quiet(item_locals, namespace, data).quiet(node)
+    return _Quiet(item_locals, namespace, data, field_tables).quiet(node)
 
 
 class _Quiet:
-    def __init__(self, item_locals: Mapping[str, frozenset[Any]], namespace: Mapping[str, Any], data: str) -> None:
+    def __init__(self, item_locals: Mapping[str, frozenset[Any]], namespace: Mapping[str, Any], data: str,
+                 field_tables: Collection[str]) -> None:
         self.item_locals = item_locals
+        self.field_tables = field_tables
         self.namespace = namespace
         self.data = data
         self.lists: set[str] = set()  # locals the expression binds to a zone's list
@@ -132,8 +135,14 @@ class _Quiet:
 
     def item_field(self, node: ast.Subscript) -> list[Any] | None:
         """For `(ITEMS.get(item) or fail(...))['field']` with `item` a local over items that all have the
-        field: the values it may give; None for anything else."""
+        field, or `table[item]` with `table` one of the module's tables of a field (`CodeGen._field_table`)
+        that has them all: the values it may give; None for anything else."""
         table, field = node.value, node.slice
+        if isinstance(table, ast.Name) and isinstance(field, ast.Name) and table.id in self.field_tables:
+            known, items = self.namespace.get(table.id), self.item_locals.get(field.id)
+            if not isinstance(known, dict) or items is None or not all(item in known for item in items):
+                return None
+            return [known[item] for item in items]
         if not (isinstance(field, ast.Constant) and isinstance(table, ast.BoolOp) and isinstance(table.op, ast.Or)
                 and len(table.values) == 2):
             return None

@@ -4,6 +4,7 @@ same budget errors as the reference backend, which builds the whole list."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,15 @@ def test_any_and_all_over_quiet_elements_stop_early_and_others_do_not(tmp_path: 
     assert code.count("ctx.steps + 2 * len(") == 2 and "charged_twice(ctx, " not in code
     divided = code[code.index("def rule_divided"):].split("\n\n")[0]
     assert "ctx.steps + 6" not in divided and "list_all" in divided
+
+
+def test_a_fixed_field_of_a_local_that_surely_holds_an_item_is_one_lookup(tmp_path: Path) -> None:
+    code = ruleskit.load(pack(tmp_path), cache=False, backend="compiled").code
+    # A hand holds only cards, and every card has a rank: the loop's variable reads it from a table of the
+    # ranks, and the loop still stops early (a lookup that cannot fail is quiet).
+    holds = code[code.index("def rule_holds"):].split("\n\n")[0]
+    assert re.search(r"if rank_\d+\[L_c\] == L_r:", holds) and "ITEMS.get(L_c)" not in holds
+    assert "ctx.steps + 2 * len(" in holds
 
 
 @pytest.mark.parametrize("seed", range(6))
