@@ -224,6 +224,9 @@ def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> 
     check_flow(game, table["flow"], players, _at(path, "flow"))
     if table["result"] is not None:
         _check_result(table["result"], players, _at(path, "result"))
+    elif not table["flow"]["order"]:
+        # The engine never stops in a phase where nobody takes a turn: it passes on to the next one.
+        raise InvalidData(_at(_at(path, "flow"), "order"), "no seat takes a turn, and the game is not over")
     for die, rolls in check_table(_at(path, "script"), table.get("script", {})).items():
         where = _at(_at(path, "script"), die)
         if die not in model.dice:
