@@ -184,6 +184,11 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
     if table["pending"] is not None:
         check_pending(game, table["pending"], players, _at(path, "pending"))
     elif table["data"]["result"] is None:
+        if not table["data"]["flow"]["order"]:
+            # The engine stops for a decision in a phase only once its turn order is made (a choice in the
+            # phase's `on_enter` comes before), and never in one where nobody takes a turn.
+            raise InvalidData(_at(_at(_at(path, "data"), "flow"), "order"),
+                              "no seat takes a turn, and the game is not over")
         _check_deciders_can_act(game, table["data"], _at(path, "data"))
 
 
@@ -224,9 +229,6 @@ def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> 
     check_flow(game, table["flow"], players, _at(path, "flow"))
     if table["result"] is not None:
         _check_result(table["result"], players, _at(path, "result"))
-    elif not table["flow"]["order"]:
-        # The engine never stops in a phase where nobody takes a turn: it passes on to the next one.
-        raise InvalidData(_at(_at(path, "flow"), "order"), "no seat takes a turn, and the game is not over")
     for die, rolls in check_table(_at(path, "script"), table.get("script", {})).items():
         where = _at(_at(path, "script"), die)
         if die not in model.dice:
