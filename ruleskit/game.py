@@ -173,8 +173,14 @@ class Game:
     one_action_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
     # The tables every game of a number of players starts from, made at its first game (engine.initial_data).
     initial_tables: dict[int, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
+    # Per stage, generated code that yields the stage's own actions passing their limits and `when`, in
+    # order (`Compiler.stage_filter`); a stage without one is tested by the engine's loop (`engine._passing`).
+    stage_filters: dict[str, Fn] = attrs.Factory(dict)
     # Whether a turn passing with no pack code run may skip the end conditions (`ends_read_flow`).
     ends_skippable: bool = attrs.field(init=False, eq=False, repr=False)
+    # Per stage, what tests its own actions' limits and `when`s for the listing (`engine._offer`): its filter,
+    # `engine.every_action` when none has either, or None for the engine's own loop.
+    stage_tests: dict[str, Any] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
@@ -202,6 +208,11 @@ class Game:
             not a.params and a.when is None and not a.costs and not a.requires and not a.limited for a in actions)}
         self.one_action_stages = {stage for stage, actions in self.actions_by_stage.items() if len(actions) == 1
                                   and not self.anytime_by_stage[stage] and stage not in self.open_stages}
+        from .runtime.engine import every_action
+
+        self.stage_tests = {stage: self.stage_filters.get(stage) or (
+            every_action if all(a.when is None and not a.limited for a in actions) else None)
+            for stage, actions in self.actions_by_stage.items()}
 
     @property
     def code(self) -> str:
@@ -445,6 +456,7 @@ class GameBuilder:
         stages = {name: self._stage(name, d) for name, d in defs["stages"].items()}
         phases = {name: self._phase(name, d, stages) for name, d in defs["phases"].items()}
         actions = {name: self._action(name, d, stages) for name, d in defs["actions"].items()}
+        stage_filters = self._stage_filters(actions, defs["actions"], stages)
         flow = defs["flow"]
         if flow is None:
             raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file(),
@@ -491,8 +503,23 @@ class GameBuilder:
             display=defs["display"] or {}, definitions=defs, backend=self.backend,
             generated=compiler if isinstance(compiler, GeneratingCompiler) else None,
             decision_checks=over_game["decision"], end_checks=over_game["end"],
-            properties_installed=self.properties, ends_read_flow=ends_read_flow,
+            properties_installed=self.properties, ends_read_flow=ends_read_flow, stage_filters=stage_filters,
         )
+
+    def _stage_filters(self, actions: dict[str, CompiledAction], defs: dict[str, ActionDef],
+                       stages: dict[str, CompiledStage]) -> dict[str, Fn]:
+        """Per stage, what lists its own actions that pass their limits and `when` (generated code only)."""
+        filters: dict[str, Fn] = {}
+        for stage in stages:
+            own = [a for a in actions.values() if stage in a.stages and not a.anytime]  # `Game.actions_by_stage`
+            if all(a.when is None and not a.limited for a in own):
+                continue  # nothing to test (`Game.stage_tests`)
+            made = self.compiler.stage_filter(stage, [
+                (a.name, defs[a.name].when, self._origin(defs[a.name].source, ("when",)), a.limit_checks)
+                for a in own])
+            if made is not None:
+                filters[stage] = made
+        return filters
 
     # ------------------------------------------------------------- checks
 

@@ -328,6 +328,11 @@ def _env(name: str) -> ast.Subscript:
 _FALLBACK_HINTS = {"closure", "decide", "read", "write", "field"}
 
 
+# A stage's action for `stage_filter`: its name, its `when` (text, or None) and where that is written, and per
+# seat its limits (scope, what the scope's usage counts, the most uses allowed): `CompiledAction.limit_checks`.
+StageEntry = tuple[str, Any, Origin, list[list[tuple[str, str, int]]]]
+
+
 def _data(*keys: Any) -> ast.expr:
     node: ast.expr = _name(DATA)
     for key in keys:
@@ -521,8 +526,10 @@ class GeneratingCompiler(Compiler):
             return ast.BoolOp(ast.Or(), [found, call])
         return None
 
-    def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True) -> Any:
-        """Compile statements into `def f(ctx)` (or other parameters) and return the function."""
+    def function(self, body: list[ast.stmt], params: tuple[str, ...] = (CTX,), prologue: bool = True,
+                 resumable: bool = True) -> Any:
+        """Compile statements into `def f(ctx)` (or other parameters) and return the function (`resumable`:
+        a generator made is listed as an effect that stops at a choice)."""
         if self.discard_code:  # checked for its errors only: nothing will call it
             return _discarded
         self._count += 1
@@ -541,8 +548,9 @@ class GeneratingCompiler(Compiler):
         code = compile(module, f"<pack {self.model.name}>", "exec")
         exec(code, self.namespace)  # the code is ours: user text only as constants (see the module doc)
         made = self.namespace[name]
-        resumable = ", resumable (a generator: see `resumable_block`)" if inspect.isgeneratorfunction(made) else ""
-        self._definitions.append((f"{self.current} ({self.origin.file}){resumable}", definition))
+        note = ", resumable (a generator: see `resumable_block`)" \
+            if resumable and inspect.isgeneratorfunction(made) else ""
+        self._definitions.append((f"{self.current} ({self.origin.file}){note}", definition))
         return made
 
     def generate(self, make: Callable[[], Any], env_names: set[str] | list[str]) -> tuple[Any, bool]:
@@ -1075,6 +1083,51 @@ class GeneratingCompiler(Compiler):
         # rather than running the parameter's code for a copy of it (`CompiledAction.fixed_options`).
         made.fixed_options = distinct_items if distinct_items and only else None
         return made  # type: ignore[no-any-return]
+
+    def stage_filter(self, stage: str, entries: list[StageEntry]) -> Fn | None:
+        """The actions of a stage that pass their limits and `when`, in order, by one generator.
+
+        `filter(ctx, player, actions, usage)` yields each of `actions` (the stage's own, as `entries` lists
+        them) whose usage counts are under its limits and whose `when` holds, in turn, as the engine's
+        own loop tests them (`engine._passing`): the limits first, then the `when`, written in place, with
+        the same steps and errors. A `when` that keeps no locals in ctx.env runs without the fresh table
+        the engine's loop gives each; one that needs a closure of the reference backend means no filter.
+        """
+        if self.discard_code or not entries:
+            return None
+        usage, player = _name("usage"), _name("player")
+        body: list[ast.stmt] = []
+        for index, (name, when, origin, limit_checks) in enumerate(entries):
+            limits: list[ast.expr] = []
+            for position, (scope, key, most) in enumerate(limit_checks[0] if limit_checks else []):
+                keys = [checks[position][1] for checks in limit_checks]
+                counted = _const(key) if len(set(keys)) == 1 else _sub(self.constant(keys, "usage_keys"), player)
+                limits.append(ast.Compare(_call(_attr(_sub(usage, scope), "get"), counted, _const(0)),
+                                          [ast.Lt()], [_const(most)]))
+            taken: list[ast.stmt] = [ast.Expr(ast.Yield(_sub(_name("actions"), index)))]
+            if when is not None:
+                if not isinstance(when, str):
+                    return None
+                self.origin, self.current = origin, f"action {name} when"
+                (value, _), local = self.generate(partial(self._when_test, when, origin), set())
+                self._note_calls(self.current)
+                if not local:
+                    return None
+                # The engine's loop gives each `when` a fresh table of locals: here only one that keeps any.
+                fresh = [ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], ast.Dict([], []))] \
+                    if any(isinstance(n, ast.Name) and n.id == ENV for n in ast.walk(value)) else []
+                taken = [*fresh, ast.If(value, taken, [])]
+            # The limits first: a `when` runs only for an action not used up.
+            body.extend([ast.If(limits[0] if len(limits) == 1 else ast.BoolOp(ast.And(), limits), taken, [])]
+                        if limits else taken)
+        self.origin, self.current = entries[0][2], f"stage {stage} actions"
+        if self._calls_directly(body):
+            body = self._restoring_depth(body)
+        return self.function(body, (CTX, "player", "actions", "usage"),  # type: ignore[no-any-return]
+                             resumable=False)
+
+    def _when_test(self, text: str, origin: Origin) -> tuple[ast.expr, str]:
+        return self.gen_expr(parse(text, "expr", origin), Scope(None))
 
     @staticmethod
     def _lister_at_once(body: list[ast.stmt], value: str, unprefixed: bool) -> list[ast.stmt]:

@@ -67,6 +67,11 @@ class Compiler(EnsureCompiler):
         when this backend makes none (the reference closures: a choice answered runs its job again)."""
         return None
 
+    def stage_filter(self, stage: str, entries: list[Any]) -> Fn | None:
+        """A generator of the stage's actions that pass their limits and `when`; None when this backend makes
+        none (the reference closures: the engine's own loop tests each)."""
+        return None
+
     def lister(self, action: str, param: str, checks: list[tuple[str, Origin]], names: dict[str, str], where: str,
                options: tuple[str, Origin] | None = None) -> Fn | None:
         """A function listing the bindings of an action's last parameter that pass its checks in one loop;

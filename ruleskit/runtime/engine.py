@@ -19,7 +19,7 @@ chance and data as running it again would give.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -189,7 +189,8 @@ def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Act
     something else: they never make a decision point on their own.
     """
     result: list[Action] = []
-    for found in _offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])):
+    stage = data["flow"]["stage"]
+    for found in _offer(game, data, player, game.actions_by_stage.get(stage), None, game.stage_tests.get(stage)):
         result.extend(found)
     if result:
         result.extend(enumerate_anytime(game, data, player))
@@ -207,9 +208,11 @@ def enumerate_action_bindings(game: Game, data: dict[str, Any], player: int,
 
 def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
     """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
-    if data["flow"]["stage"] in game.open_stages:
+    stage = data["flow"]["stage"]
+    if stage in game.open_stages:
         return True
-    return next(_offer(game, data, player, game.actions_by_stage.get(data["flow"]["stage"])), None) is not None
+    return next(_offer(game, data, player, game.actions_by_stage.get(stage), None, game.stage_tests.get(stage)),
+                None) is not None
 
 
 def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
@@ -221,9 +224,11 @@ def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Act
 
 
 def _offer(game: Game, data: dict[str, Any], player: int, actions: list[CompiledAction] | None,
-           done: Ctx | None = None) -> Iterator[list[Action]]:
+           done: Ctx | None = None, passing: Callable[..., Iterable[CompiledAction]] | None = None
+           ) -> Iterator[list[Action]]:
     """For each of `actions` in turn that has legal bindings, the list of them (on `done`, a finished job's
-    context, if given)."""
+    context, if given). `passing`, when `actions` are a stage's own, tests their limits and `when`s
+    (`Game.stage_tests`); otherwise `_passing` does."""
     if not actions:
         return
     flow = data["flow"]
@@ -238,22 +243,10 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         ctx.pos = ctx.steps = ctx.depth = 0
         ctx.reseed = ctx.olds = None
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
-    # The helpers `_within_limits`, `_param_options`, `_maker` and `_make_action` are written in place here for
-    # the usual cases: this loop runs for every action of the stage at every decision.
-    for action in actions:
-        if action.limited:
-            usage = flow["usage"]
-            used_up = False
-            for scope, key, most in action.limit_checks[player]:
-                if usage[scope].get(key, 0) >= most:
-                    used_up = True
-                    break
-            if used_up:
-                continue
-        ctx.env = {}
-        when = action.when
-        if when is not None and not when(ctx):
-            continue
+    # The helpers `_param_options`, `_maker` and `_make_action` are written in place here for the usual cases:
+    # this loop runs for every action of the stage that passes its limits and `when`, at every decision.
+    chosen = _passing(ctx, player, actions, flow) if passing is None else passing(ctx, player, actions, flow["usage"])
+    for action in chosen:
         single = action.single_options
         if single is not None:
             # The generated loop called here, not through `_bind` as for several parameters: going through
@@ -272,13 +265,33 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
         elif action.params:
             found = []
             _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
-        elif (not action.requires and not action.costs) or _allowed(ctx, action):
+        elif not action.requires and not action.costs:
             found = [action.tables[player].get(()) or _make_action(game, action, [], player)]
         else:
-            continue
+            ctx.env = {}
+            if not _allowed(ctx, action):
+                continue
+            found = [action.tables[player].get(()) or _make_action(game, action, [], player)]
         if found:
             count += len(found)
             yield found
+
+
+def every_action(ctx: Ctx, player: int, actions: list[CompiledAction], usage: dict[str, Any]) -> list[CompiledAction]:
+    """The test of actions that have no limit and no `when`: all of them pass."""
+    return actions
+
+
+def _passing(ctx: Ctx, player: int, actions: list[CompiledAction], flow: dict[str, Any]) -> Iterator[CompiledAction]:
+    """Each of `actions` whose usage counts are under its limits and whose `when` holds, in turn (what a
+    stage's generated filter does for its own actions)."""
+    for action in actions:
+        if action.limited and not _within_limits(action, flow, player):
+            continue
+        ctx.env = {}
+        when = action.when
+        if when is None or when(ctx):
+            yield action
 
 
 def _maker(game: Game, action: CompiledAction, player: int) -> Callable[[Any], Action]:
@@ -720,7 +733,8 @@ def settle(game: Game, ctx: Ctx) -> None:
             # The anytime actions' listing starts only when the stage's own are all listed. The listing runs on
             # this context, finished with.
             stage_name = flow["stage"]
-            listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx)
+            listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,
+                             game.stage_tests.get(stage_name))
             first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
             if first is not None:
                 anytime = game.anytime_by_stage.get(stage_name)
