@@ -245,7 +245,12 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     # The helpers `_param_options`, `_maker` and `_make_action` are written in place here for the usual cases:
     # this loop runs for every action of the stage that passes its limits and `when`, at every decision.
-    chosen = _passing(ctx, player, actions, flow) if passing is None else passing(ctx, player, actions, flow["usage"])
+    if passing is None:
+        chosen: Iterable[CompiledAction] = _passing(ctx, player, actions, flow)
+    elif passing is every_action:  # nothing to test: no call
+        chosen = actions
+    else:
+        chosen = passing(ctx, player, actions, flow["usage"])
     for action in chosen:
         single = action.single_options
         if single is not None:
