@@ -1121,8 +1121,9 @@ class GeneratingCompiler(Compiler):
             body.extend([ast.If(limits[0] if len(limits) == 1 else ast.BoolOp(ast.And(), limits), taken, [])]
                         if limits else taken)
         self.origin, self.current = entries[0][2], f"stage {stage} actions"
-        if self._calls_directly(body):
-            body = self._restoring_depth(body)
+        # No `ctx.depth` put back if a `when` raises (as `compile_expr`'s functions do): the listing's context
+        # goes with the listing then, and a rule that returns leaves the depth as it found it. A generator
+        # that may be left unfinished (a replay takes the first action found) then needs no closing.
         return self.function(body, (CTX, "player", "actions", "usage"),  # type: ignore[no-any-return]
                              resumable=False)
 
