@@ -174,7 +174,7 @@ class Game:
     # The tables every game of a number of players starts from, made at its first game (engine.initial_data).
     initial_tables: dict[int, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
     # Per stage, generated code that yields the stage's own actions passing their limits and `when`, in
-    # order (`Compiler.stage_filter`); a stage without one is tested by the engine's loop (`engine._passing`).
+    # order (`Compiler.stage_filter`); `stage_tests` says what tests a stage without one.
     stage_filters: dict[str, Fn] = attrs.Factory(dict)
     # Whether a turn passing with no pack code run may skip the end conditions (`ends_read_flow`).
     ends_skippable: bool = attrs.field(init=False, eq=False, repr=False)

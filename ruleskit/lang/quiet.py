@@ -135,7 +135,7 @@ class _Quiet:
 
     def item_field(self, node: ast.Subscript) -> list[Any] | None:
         """For `(ITEMS.get(item) or fail(...))['field']` with `item` a local over items that all have the
-        field, or `table[item]` with `table` one of the module's tables of a field (`CodeGen._field_table`)
+        field, or `table[item]` with `table` one of the module's tables of a field (`GeneratingCompiler._field_table`)
         that has them all: the values it may give; None for anything else."""
         table, field = node.value, node.slice
         if isinstance(table, ast.Name) and isinstance(field, ast.Name) and table.id in self.field_tables:
