@@ -98,6 +98,17 @@ class CompiledAction:
         self.makers = [None for _ in self.player_keys]
 
 
+def stage_actions(actions: dict[str, CompiledAction], stage: str) -> list[CompiledAction]:
+    """A stage's own actions (not the `anytime` ones), in the order they are declared: its legal set is built
+    from these."""
+    return [a for a in actions.values() if stage in a.stages and not a.anytime]
+
+
+def untested(actions: list[CompiledAction]) -> bool:
+    """Whether no action of these has a limit or a `when`: the listing has nothing to test before binding."""
+    return all(a.when is None and not a.limited for a in actions)
+
+
 @attrs.define
 class CompiledStage:
     name: str
@@ -184,8 +195,7 @@ class Game:
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
-        self.actions_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and not a.anytime]
-                                 for stage in self.stages}
+        self.actions_by_stage = {stage: stage_actions(self.actions, stage) for stage in self.stages}
         # Actions any player may take whenever someone is to decide (runtime/anytime.py).
         self.anytime_by_stage = {stage: [a for a in self.actions.values() if stage in a.stages and a.anytime]
                                  for stage in self.stages}
@@ -210,9 +220,8 @@ class Game:
                                   and not self.anytime_by_stage[stage] and stage not in self.open_stages}
         from .runtime.engine import every_action
 
-        self.stage_tests = {stage: self.stage_filters.get(stage) or (
-            every_action if all(a.when is None and not a.limited for a in actions) else None)
-            for stage, actions in self.actions_by_stage.items()}
+        self.stage_tests = {stage: every_action if untested(actions) else self.stage_filters.get(stage)
+                            for stage, actions in self.actions_by_stage.items()}
 
     @property
     def code(self) -> str:
@@ -511,8 +520,8 @@ class GameBuilder:
         """Per stage, what lists its own actions that pass their limits and `when` (generated code only)."""
         filters: dict[str, Fn] = {}
         for stage in stages:
-            own = [a for a in actions.values() if stage in a.stages and not a.anytime]  # `Game.actions_by_stage`
-            if all(a.when is None and not a.limited for a in own):
+            own = stage_actions(actions, stage)
+            if untested(own):
                 continue  # nothing to test (`Game.stage_tests`)
             made = self.compiler.stage_filter(stage, [
                 (a.name, defs[a.name].when, self._origin(defs[a.name].source, ("when",)), a.limit_checks)
