@@ -182,6 +182,12 @@ class Game:
     # Stages that offer one action and no `anytime` one, and not always: the listing the flow begins there
     # lists everything at once.
     one_action_stages: set[str] = attrs.field(init=False, eq=False, repr=False)
+    # Of those, the stages whose action has no limit or `when` and one parameter listed by generated code:
+    # the action, which the flow lists there itself (engine.settle).
+    listed_alone: dict[str, CompiledAction] = attrs.field(init=False, eq=False, repr=False)
+    # Plain phases whose turns also start with no pack code run and no var reset: the flow passes their turns
+    # in place (engine.settle).
+    quiet_starts: set[str] = attrs.field(init=False, eq=False, repr=False)
     # The tables every game of a number of players starts from, made at its first game (engine.initial_data).
     initial_tables: dict[int, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
     # Per stage, generated code that yields the stage's own actions passing their limits and `when`, in
@@ -212,6 +218,8 @@ class Game:
                              isinstance(phase.order, str) and phase.rounds is None and phase.end_when is None
                              and phase.on_turn_end is nothing and phase.on_round_end is nothing
                              and not {"turn_end", "round_end"} & set(hooks)}
+        self.quiet_starts = {name for name in self.plain_phases if not self.turn_starts and "turn_start" not in hooks
+                             and self.phases[name].on_turn_start is nothing}
         self.ends_skippable = bool(self.ends) and not self.ends_read_flow
         self.initial_tables = {}
         self.open_stages = {stage for stage, actions in self.actions_by_stage.items() if any(
@@ -222,6 +230,9 @@ class Game:
 
         self.stage_tests = {stage: every_action if untested(actions) else self.stage_filters.get(stage)
                             for stage, actions in self.actions_by_stage.items()}
+        self.listed_alone = {stage: actions[0] for stage, actions in self.actions_by_stage.items()
+                             if stage in self.one_action_stages and self.stage_tests[stage] is every_action
+                             and actions[0].single_options is not None}
 
     @property
     def code(self) -> str:

@@ -570,6 +570,35 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
         finish(game, ctx, over.reason)
 
 
+def act(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
+    """Run the job of an action taken on its own, its properties unchecked: what `run_job` runs for such a
+    job, with `_run_action` written in place (nearly every decision is one)."""
+    try:
+        action = game.actions[name]
+        ctx.me = player
+        ctx.env = {**args}
+        if action.costs:
+            _pay(game, ctx, player, action)
+        flow = ctx.data["flow"]
+        usage = flow["usage"]
+        key = action.player_keys[player]
+        counted = key if action.anytime else name  # usage_key(action, player)
+        turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
+        turn[counted] = turn.get(counted, 0) + 1
+        visit[counted] = visit.get(counted, 0) + 1
+        whole[key] = whole.get(key, 0) + 1
+        flow["idle"] = 0
+        effect = action.resumable
+        if effect is not None:
+            _run_effect(effect(ctx))
+        else:
+            action.effect(ctx)
+        ctx.env = {}
+        settle(game, ctx)
+    except GameOver as over:
+        finish(game, ctx, over.reason)
+
+
 def resume_job(game: Game, ctx: Ctx, effect: Generator[Suspend, None, None]) -> None:
     """Go on with an action's job from the choice its effect stopped at (`Suspend.resume`), the answer now
     in `ctx.answers`: the rest of the effect, then the flow, as `run_job` would have run them."""
@@ -698,6 +727,18 @@ def settle(game: Game, ctx: Ctx) -> None:
                     flow["round"] += 1
                     pos = 0
                 flow["pos"] = pos
+                if phase.name in game.quiet_starts:
+                    # Nothing runs as the turn starts either: `_start_turn` written in place.
+                    flow["active"] = ctx.me = flow["order"][pos]
+                    flow["turn"] += 1
+                    usage = flow["usage"]
+                    usage["turn"] = {}
+                    usage["visit"] = {}
+                    flow["stage"] = phase.stage
+                    flow["entered"] = True
+                    flow["end_turn"] = False
+                    skip = skippable
+                    continue
                 quiet = _start_turn(game, ctx, phase)
             else:
                 quiet = _next_turn(game, ctx, phase)
@@ -738,18 +779,41 @@ def settle(game: Game, ctx: Ctx) -> None:
             # The anytime actions' listing starts only when the stage's own are all listed. The listing runs on
             # this context, finished with.
             stage_name = flow["stage"]
-            listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,
-                             game.stage_tests.get(stage_name))
-            first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
-            if first is not None:
-                anytime = game.anytime_by_stage.get(stage_name)
-                if anytime:
-                    ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
-                elif stage_name in game.one_action_stages:
-                    ctx.found = first, None  # the stage's one action is listed whole: nothing follows
-                else:
-                    ctx.found = first, listing
-                return
+            alone = game.listed_alone.get(stage_name)
+            if alone is not None:
+                # The stage's one action, untested, its bindings listed by one generated loop: called here,
+                # without `_offer`'s generator, on this context made one for reading as `_offer` makes it.
+                active = ctx.me = flow["active"]
+                ctx.answers = ()
+                ctx.pos = ctx.steps = ctx.depth = 0
+                ctx.reseed = ctx.olds = None
+                options = alone.fixed_options
+                if options is None:
+                    ctx.env = {}
+                    options = alone.single_options(ctx)
+                    if type(options) is not list:
+                        options = as_list(game.model, data, options,
+                                          f"action {alone.name} parameter {alone.params[0].name}")
+                first = alone.lister(ctx, options, alone.tables[active], MAX_LEGAL_ACTIONS,
+                                     alone.makers[active] or _maker(game, alone, active), None)
+                if first is None:
+                    _too_many(alone)
+                if first:
+                    ctx.found = first, None
+                    return
+            else:
+                listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,
+                                 game.stage_tests.get(stage_name))
+                first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
+                if first is not None:
+                    anytime = game.anytime_by_stage.get(stage_name)
+                    if anytime:
+                        ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
+                    elif stage_name in game.one_action_stages:
+                        ctx.found = first, None  # the stage's one action is listed whole: nothing follows
+                    else:
+                        ctx.found = first, listing
+                    return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:

@@ -20,6 +20,7 @@ from .context import Ctx, Suspend, fork
 from .data import copy_data
 from .engine import (
     Action,
+    act,
     enumerate_actions,
     enumerate_anytime,
     find_action,
@@ -291,6 +292,9 @@ class State:
             payload = chosen.raw_payload
             if type(payload) is not dict:
                 payload = chosen.internal_payload()
+            if flow["simul"] is None and not self.game.check_properties:
+                self._act(chosen, payload["action"], payload["args"])  # the usual decision
+                return self
             # An anytime action runs at once, even at a simultaneous stage: only the stage's own actions are
             # secret picks.
             kind = "pick" if flow["simul"] is not None and not self.game.actions[payload["action"]].anytime \
@@ -369,27 +373,54 @@ class State:
         else:
             ctx = paused[1]
             ctx.answers = answers
-        pending: dict[str, Any] | None = None
-        keep: Paused | None = None
         try:
             if paused is None:
                 run_job(game, ctx, job)
             else:
                 resume_job(game, ctx, paused[0])
         except Suspend as wait:
-            pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
-                       "prompt": wait.prompt, "options": [list(o) for o in wait.options],
-                       "logged": len(ctx.chance)}
-            if reseed is not None:
-                pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
-            elif wait.resume is not None:  # None while properties are checked: effects run as plain code then
-                keep = Paused(wait.resume, ctx)
-            # The paused effect's frame holds this exception: without its links back to the effect and to
-            # the frames it passed, nothing forms a cycle that only the garbage collector could free.
-            wait.resume = None
-            wait.__traceback__ = None
+            self._stopped(ctx, wait, job, answers, base, chosen, logged, reseed)
+            return
         except (RulesError, RecursionError) as exc:
             raise_reported(exc)
+        self._record(ctx, chosen, logged, None, None)
+
+    def _act(self, chosen: Action, name: str, args: dict[str, Any]) -> None:
+        """Take an action on its own, its properties unchecked (`apply`'s usual call): `_run` for its job, with
+        no answers yet."""
+        game = self.game
+        base = self._data
+        ctx = Ctx(game.program, fork(base), 0)
+        try:
+            act(game, ctx, chosen.player, name, args)
+        except Suspend as wait:
+            job = {"kind": "action", "player": chosen.player, "action": name, "args": args}
+            self._stopped(ctx, wait, job, [], base, chosen, 0, None)
+            return
+        except (RulesError, RecursionError) as exc:
+            raise_reported(exc)
+        self._record(ctx, chosen, 0, None, None)
+
+    def _stopped(self, ctx: Ctx, wait: Suspend, job: dict[str, Any], answers: list[str], base: dict[str, Any],
+                 chosen: Action | None, logged: int, reseed: dict[str, int] | None) -> None:
+        """Record a job that stopped at a choice with no answer yet: the choice is pending."""
+        pending = {"job": job, "answers": answers, "base": base, "player": wait.player,
+                   "prompt": wait.prompt, "options": [list(o) for o in wait.options],
+                   "logged": len(ctx.chance)}
+        keep: Paused | None = None
+        if reseed is not None:
+            pending["reseed"] = reseed  # later answers re-run the job: redraw at the same point
+        elif wait.resume is not None:  # None while properties are checked: effects run as plain code then
+            keep = Paused(wait.resume, ctx)
+        # The paused effect's frame holds this exception: without its links back to the effect and to
+        # the frames it passed, nothing forms a cycle that only the garbage collector could free.
+        wait.resume = None
+        wait.__traceback__ = None
+        self._record(ctx, chosen, logged, pending, keep)
+
+    def _record(self, ctx: Ctx, chosen: Action | None, logged: int, pending: dict[str, Any] | None,
+                keep: Paused | None) -> None:
+        """Make what a job did this state's: its data, its entry in the history, and what comes next."""
         data = ctx.data
         chance = ctx.chance[logged:] if logged else ctx.chance
         messages = ctx.messages

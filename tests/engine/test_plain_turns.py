@@ -1,5 +1,6 @@
-"""A phase whose turns end with no pack code (`Game.plain_phases`) passes them on a short path: the same
-flow, state and history at every decision as the general path gives."""
+"""A phase whose turns end with no pack code (`Game.plain_phases`) passes them on a short path, and one whose
+turns also start with none (`Game.quiet_starts`) on a shorter one: the same flow, state and history at every
+decision as the general path gives."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def lockstep(game: ruleskit.Game, players: int, seed: int) -> None:
     """One random game on the short path and on the general one, compared at every decision."""
     general = ruleskit.load(game.source.root, cache=False)
     general.plain_phases = set()
+    general.quiet_starts = set()
     short, long = game.new_game(players=players, seed=seed), general.new_game(players=players, seed=seed)
     chooser = random.Random(seed)
     while not short.is_terminal:
@@ -72,7 +74,7 @@ def test_a_plain_rotation_passes_turns_as_the_general_path_does(tmp_path: Path, 
     (root / "pack.toml").write_text(MANIFEST.format(), encoding="utf-8")
     (root / "game.toml").write_text(ROTATION.format(order=order), encoding="utf-8")
     game = ruleskit.load(root, cache=False)
-    assert game.plain_phases == {"play"}
+    assert game.plain_phases == game.quiet_starts == {"play"}
     for seed in range(3):
         lockstep(game, players, seed)
 
@@ -100,6 +102,7 @@ PLAIN_WITH_STARTS = {
 def test_code_at_a_turns_start_keeps_the_phase_plain_and_the_same(tmp_path: Path, change: str) -> None:
     game = ruleskit.load(write_pack(tmp_path / "started", **PLAIN_WITH_STARTS[change]), cache=False)
     assert game.plain_phases == {"play"}
+    assert not game.quiet_starts  # the turn's start is passed by the general path
     for seed in range(3):
         lockstep(game, 2, seed)
 
@@ -119,6 +122,6 @@ NOT_PLAIN = {
 def test_a_phase_whose_turns_run_pack_code_is_not_plain(tmp_path: Path, change: str) -> None:
     assert ruleskit.load(write_pack(tmp_path / "plain"), cache=False).plain_phases == {"play"}
     game = ruleskit.load(write_pack(tmp_path / "changed", **NOT_PLAIN[change]), cache=False)
-    assert not game.plain_phases
+    assert not game.plain_phases and not game.quiet_starts
     for seed in range(2):
         lockstep(game, 2, seed)
