@@ -44,6 +44,7 @@ class Param:
     name: str
     options: Fn
     type: str
+    where: str = ""  # "action NAME parameter NAME (file:line)", for run-time errors about its options
 
 
 @attrs.define
@@ -655,7 +656,7 @@ class GameBuilder:
         )
 
     def _action(self, name: str, d: ActionDef, stages: dict[str, CompiledStage]) -> CompiledAction:
-        from .lang.scope import element_type
+        from .lang.scope import ANY, element_type
 
         if d.stage is None and not d.anytime:
             raise located(d.source, f"action '{name}' needs a stage (or anytime = true to offer it in every stage)")
@@ -673,8 +674,13 @@ class GameBuilder:
                 raise located(d.source, f"action '{name}': '{param}' cannot name a parameter")
             options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names))
             param_type = self.compiler.last_type
+            origin = self._origin(d.source, ("params", param))
+            if param_type != ANY and not param_type.startswith(("list:", "zone:")):
+                raise PackError(f"action {name} parameter {param} should give a list or a zone of options, but this "
+                                f"expression gives a value of type {param_type}", file=origin.file, line=origin.line)
             names[param] = element_type(param_type)
-            params.append(Param(param, options, names[param]))
+            params.append(Param(param, options, names[param],
+                                f"action {name} parameter {param} ({origin.file}:{origin.line})"))
         when = self._expr(d.when, d.source, ("when",), f"action {name} when") if d.when is not None else None
         requires = [(self._expr(r.check, d.source, ("require",), f"action {name} require", names), r.message)
                     for r in d.require]

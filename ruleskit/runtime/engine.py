@@ -261,8 +261,7 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                 ctx.env = {}
                 options = single(ctx)
                 if type(options) is not list:
-                    options = as_list(game.model, ctx.data, options,
-                                      f"action {action.name} parameter {action.params[0].name}")
+                    options = as_list(game.model, ctx.data, options, action.params[0].where)
             found = action.lister(ctx, options, action.tables[player], MAX_LEGAL_ACTIONS - count,
                                   action.makers[player] or _maker(game, action, player), None)
             if found is None:
@@ -336,7 +335,7 @@ def _param_options(game: Game, ctx: Ctx, action: CompiledAction, param: Any) -> 
     """The options of one of `action`'s parameters, with the earlier ones bound in ctx.env, as a list."""
     options = param.options(ctx)
     if type(options) is not list:
-        options = as_list(game.model, ctx.data, options, f"action {action.name} parameter {param.name}")
+        options = as_list(game.model, ctx.data, options, param.where)
     return options  # type: ignore[no-any-return]
 
 
@@ -792,14 +791,13 @@ def settle(game: Game, ctx: Ctx) -> None:
                     ctx.env = {}
                     options = alone.single_options(ctx)
                     if type(options) is not list:
-                        options = as_list(game.model, data, options,
-                                          f"action {alone.name} parameter {alone.params[0].name}")
-                first = alone.lister(ctx, options, alone.tables[active], MAX_LEGAL_ACTIONS,
-                                     alone.makers[active] or _maker(game, alone, active), None)
-                if first is None:
+                        options = as_list(game.model, data, options, alone.params[0].where)
+                bindings = alone.lister(ctx, options, alone.tables[active], MAX_LEGAL_ACTIONS,
+                                        alone.makers[active] or _maker(game, alone, active), None)
+                if bindings is None:
                     _too_many(alone)
-                if first:
-                    ctx.found = first, None
+                if bindings:
+                    ctx.found = bindings, None
                     return
             else:
                 listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,

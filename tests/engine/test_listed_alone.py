@@ -97,8 +97,10 @@ def test_changing_options_are_listed_alone_as_the_general_listing_lists_them(tmp
 
 
 @pytest.mark.parametrize(("options", "error"), [
-    ("5", "action take parameter n"),  # at the first decision
+    ("if me.spent > 0 then 5 else [1, 3]", "game.toml:21: error: expected a list or a zone, got '5'"),  # not a list
     ("[[1, 3], [3]][me.spent]", "index"),  # once a player has taken twice
+    ("[1, 3 // (1 - me.spent)]", "by zero"),  # once a player has taken once
+    ("[sum(range(0, 1000)) for x in range(0, 1000)]", "step budget"),  # too long a listing
 ])
 def test_a_listing_alone_raises_the_general_listings_error(tmp_path: Path, options: str, error: str) -> None:
     root = changing_pack(tmp_path / "wrong", options)
