@@ -570,29 +570,10 @@ def run_job(game: Game, ctx: Ctx, job: dict[str, Any]) -> None:
 
 
 def act(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> None:
-    """Run the job of an action taken on its own, its properties unchecked: what `run_job` runs for such a
-    job, with `_run_action` written in place (nearly every decision is one)."""
+    """Run the job of an action taken on its own: what `run_job` runs for such a job, without looking at the
+    job's kind (nearly every decision is one)."""
     try:
-        action = game.actions[name]
-        ctx.me = player
-        ctx.env = {**args}
-        if action.costs:
-            _pay(game, ctx, player, action)
-        flow = ctx.data["flow"]
-        usage = flow["usage"]
-        key = action.player_keys[player]
-        counted = key if action.anytime else name  # usage_key(action, player)
-        turn, visit, whole = usage["turn"], usage["visit"], usage["game"]
-        turn[counted] = turn.get(counted, 0) + 1
-        visit[counted] = visit.get(counted, 0) + 1
-        whole[key] = whole.get(key, 0) + 1
-        flow["idle"] = 0
-        effect = action.resumable
-        if effect is not None:
-            _run_effect(effect(ctx))
-        else:
-            action.effect(ctx)
-        ctx.env = {}
+        _run_action(game, ctx, player, name, args, resumable=True)
         settle(game, ctx)
     except GameOver as over:
         finish(game, ctx, over.reason)
