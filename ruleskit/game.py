@@ -44,7 +44,7 @@ class Param:
     name: str
     options: Fn
     type: str
-    where: str = ""  # "action NAME parameter NAME (file:line)", for run-time errors about its options
+    where: str  # "action NAME parameter NAME (file:line)", for run-time errors about its options
 
 
 @attrs.define

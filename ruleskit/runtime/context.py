@@ -121,6 +121,14 @@ class Ctx:
         ctx.olds = None
         return ctx
 
+    def read_on(self, me: int) -> None:
+        """Make this finished job's context one for reading, as `for_reading` makes one, for `me` (what the job
+        left in its lists stays as it was: reading code changes none of them)."""
+        self.me = me
+        self.answers = ()
+        self.pos = self.steps = self.depth = 0
+        self.reseed = self.olds = None
+
     def apply_reseed(self) -> None:
         from .determinize import determinize
 

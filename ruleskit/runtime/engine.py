@@ -235,13 +235,8 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
     if done is None:
         ctx = Ctx.for_reading(game.program, data, player)
     else:
-        # The finished job's context, made one for reading as `Ctx.for_reading` makes one (what the job left
-        # in its lists stays as it was: reading code changes none of them).
         ctx = done
-        ctx.me = player
-        ctx.answers = ()
-        ctx.pos = ctx.steps = ctx.depth = 0
-        ctx.reseed = ctx.olds = None
+        ctx.read_on(player)
     count = 0  # legal actions so far, against MAX_LEGAL_ACTIONS
     # The helpers `_param_options`, `_maker` and `_make_action` are written in place here for the usual cases:
     # this loop runs for every action of the stage that passes its limits and `when`, at every decision.
@@ -762,11 +757,9 @@ def settle(game: Game, ctx: Ctx) -> None:
             alone = game.listed_alone.get(stage_name)
             if alone is not None:
                 # The stage's one action, untested, its bindings listed by one generated loop: called here,
-                # without `_offer`'s generator, on this context made one for reading as `_offer` makes it.
-                active = ctx.me = flow["active"]
-                ctx.answers = ()
-                ctx.pos = ctx.steps = ctx.depth = 0
-                ctx.reseed = ctx.olds = None
+                # without `_offer`'s generator (whose branch for such an action this is), on this context.
+                active = flow["active"]
+                ctx.read_on(active)
                 options = alone.fixed_options
                 if options is None:
                     ctx.env = {}
