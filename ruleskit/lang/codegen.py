@@ -2303,9 +2303,11 @@ class GeneratingCompiler(Compiler):
         return [*taken, ast.If(test, fast, [slow])]
 
     def _zone_named(self, value: ast.expr) -> Any:
-        """The zone definition of a zone operand that is surely a zone (`x.zone` or a zone's name), if any."""
+        """The zone definition of a zone operand that is surely a zone (`x.zone` or a zone's name), if any: also
+        `x.zone` of an `x` tested for a seat at run time (`p.hand`), whose both ways give that zone or an error."""
         called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
-        if called == "zone_ref" or (isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef)):
+        if called == "zone_ref" or isinstance(value, ast.IfExp) \
+                or (isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef)):
             return self._static_zone(value)
         return None
 

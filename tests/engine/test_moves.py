@@ -93,11 +93,39 @@ EFFECTS = {
     "draw from a pool": "draw 1 from bag to open",
     "draw into a player's stack, twice": "draw 1 from pile to me.hand\\ndraw 1 from pile to me.hand",
     "draw from an empty stack": "draw 1 from open to pile",
+    # A player's zone whose owner is known only at run time (a procedure's parameter): written out too.
+    "into the stack of a seat given": "put_red(players[1])",
+    "into the stacks of seats given, twice": "put_red(me)\\nput_red(players[1])\\nput_red(me)",
+    "between the stacks of seats given": "put_red(me)\\npass_on(me, players[1])",
+    "from the stack of a seat given that lacks it": "pass_on(players[1], me)",
+    "into the stack of none": "put_red(none)",
+    "into the stack of a seat out of range": "put_red(7)",
+    "into the stack of a negative seat": "put_red(0 - 1)",
+    "into the stack of a truth value": "put_red(true)",
+    "into the stack of an item": "put_red(red)",
+    "into the stack of a list": "put_red([me])",
+    "draw into the stack of a seat given": "deal(players[1])",
+    "draw into the stack of a seat out of range": "deal(2)",
+    "draw into the stack of none": "deal(none)",
 }
+
+# The procedures those moves call: `p.hand` of a parameter is tested for a seat where it is read.
+RULES = """\
+rule double(x) = x * 2
+proc put_red(p) {
+    move red from bag to p.hand
+}
+proc pass_on(p, q) {
+    move first(p.hand) from p.hand to q.hand
+}
+proc deal(p) {
+    draw 1 from pile to p.hand
+}
+"""
 
 
 def pack(tmp_path: Path, effect: str) -> Path:
-    return write_pack(tmp_path / "moves", game=GAME.replace("EFFECT", effect))
+    return write_pack(tmp_path / "moves", game=GAME.replace("EFFECT", effect), rules=RULES)
 
 
 @pytest.mark.parametrize("effect", list(EFFECTS.values()), ids=list(EFFECTS))
@@ -140,6 +168,11 @@ def test_generated_code_writes_the_move_out(tmp_path: Path) -> None:
     code = ruleskit.load(pack(tmp_path, "draw 1 from pile to tray"), cache=False, backend="compiled").code
     effect = code.split("# action score (")[1].split("\n# ")[0]
     assert ".pop(0)" in effect and "draw_items(" not in effect  # a number written in the pack: no long way
+    # `p.hand` of a parameter, a seat or an error at run time, is written out as well.
+    for effect, proc in (("put_red(me)", "put_red"), ("pass_on(me, me)", "pass_on"), ("deal(me)", "deal")):
+        code = ruleskit.load(pack(tmp_path, effect), cache=False, backend="compiled").code
+        body = code.split(f"# proc {proc} (")[1].split("\n# ")[0]
+        assert ".append(" in body and "move_items(" not in body.split(".append(")[0], proc
 
 
 # 2**62, the language's largest number (a number written in a pack is at most 2**53).
