@@ -2304,9 +2304,10 @@ class GeneratingCompiler(Compiler):
 
     def _zone_named(self, value: ast.expr) -> Any:
         """The zone definition of a zone operand that is surely a zone (`x.zone` or a zone's name), if any: also
-        `x.zone` of an `x` tested for a seat at run time (`p.hand`), whose both ways give that zone or an error."""
+        `x.zone` of an `x` known only at run time (`p.hand` of a seat tested inline, `s.pocket` of an item), which
+        gives that zone or an error."""
         called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
-        if called == "zone_ref" or isinstance(value, ast.IfExp) \
+        if called in ("zone_ref", "any_field") or isinstance(value, ast.IfExp) \
                 or (isinstance(value, ast.Name) and isinstance(self.namespace.get(value.id), ZoneRef)):
             return self._static_zone(value)
         return None

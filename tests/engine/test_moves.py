@@ -63,6 +63,11 @@ capacity = 1
 [zones.cups]
 type = "pool"
 of = "chip"
+
+[zones.pocket]
+type = "stack"
+of = "chip"
+owner = "stone"
 """
 
 EFFECTS = {
@@ -107,6 +112,15 @@ EFFECTS = {
     "draw into the stack of a seat given": "deal(players[1])",
     "draw into the stack of a seat out of range": "deal(2)",
     "draw into the stack of none": "deal(none)",
+    # A zone each item of a kind has, of an item given at run time.
+    "into the stack of an item given": "stash(flint)",
+    "into and out of the stack of an item given": "stash(flint)\\nstash(flint)\\nunstash(flint)",
+    "out of the empty stack of an item given": "unstash(flint)",
+    "into the stack of an item of another kind": "stash(red)",
+    "into the stack of a seat, which has none": "stash(me)",
+    "into the stack of a number": "stash(0 - 5)",
+    "into the stack of no item": "stash(none)",
+    "draw into the stack of an item given": "draw 2 from pile to flint.pocket",
 }
 
 # The procedures those moves call: `p.hand` of a parameter is tested for a seat where it is read.
@@ -120,6 +134,12 @@ proc pass_on(p, q) {
 }
 proc deal(p) {
     draw 1 from pile to p.hand
+}
+proc stash(s) {
+    move red from bag to s.pocket
+}
+proc unstash(s) {
+    move first(s.pocket) from s.pocket to pile
 }
 """
 
@@ -169,7 +189,8 @@ def test_generated_code_writes_the_move_out(tmp_path: Path) -> None:
     effect = code.split("# action score (")[1].split("\n# ")[0]
     assert ".pop(0)" in effect and "draw_items(" not in effect  # a number written in the pack: no long way
     # `p.hand` of a parameter, a seat or an error at run time, is written out as well.
-    for effect, proc in (("put_red(me)", "put_red"), ("pass_on(me, me)", "pass_on"), ("deal(me)", "deal")):
+    for effect, proc in (("put_red(me)", "put_red"), ("pass_on(me, me)", "pass_on"), ("deal(me)", "deal"),
+                         ("stash(flint)", "stash"), ("unstash(flint)", "unstash")):
         code = ruleskit.load(pack(tmp_path, effect), cache=False, backend="compiled").code
         body = code.split(f"# proc {proc} (")[1].split("\n# ")[0]
         assert ".append(" in body and "move_items(" not in body.split(".append(")[0], proc
