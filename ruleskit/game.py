@@ -186,8 +186,8 @@ class Game:
     # Of those, the stages whose action has no limit or `when` and one parameter listed by generated code:
     # the action, which the flow lists there itself (engine.settle).
     listed_alone: dict[str, CompiledAction] = attrs.field(init=False, eq=False, repr=False)
-    # Plain phases whose turns also start with no pack code run and no var reset: the flow passes their turns
-    # in place (engine.settle).
+    # Plain phases whose turns also start with no pack code run and no var reset: a game of only such phases
+    # may have a simple flow (`simple_flow`).
     quiet_starts: set[str] = attrs.field(init=False, eq=False, repr=False)
     # The tables every game of a number of players starts from, made at its first game (engine.initial_data).
     initial_tables: dict[int, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
@@ -196,6 +196,10 @@ class Game:
     stage_filters: dict[str, Fn] = attrs.Factory(dict)
     # Whether a turn passing with no pack code run may skip the end conditions (`ends_read_flow`).
     ends_skippable: bool = attrs.field(init=False, eq=False, repr=False)
+    # Whether every turn passes and starts with no pack code run, every stage is entered with nothing to run
+    # (no `on_enter`, not simultaneous, no `anytime` action) and the ends read no flow value: the flow after
+    # an action then runs as `engine.settle_simply` (Connect Four).
+    simple_flow: bool = attrs.field(init=False, eq=False, repr=False)
     # Per stage, what tests its own actions' limits and `when`s for the listing (`engine._offer`): its filter,
     # `engine.every_action` when none has either, or None for the engine's own loop.
     stage_tests: dict[str, Any] = attrs.field(init=False, eq=False, repr=False)
@@ -231,6 +235,9 @@ class Game:
 
         self.stage_tests = {stage: every_action if untested(actions) else self.stage_filters.get(stage)
                             for stage, actions in self.actions_by_stage.items()}
+        self.simple_flow = self.quiet_starts == set(self.phases) and (self.ends_skippable or not self.ends) \
+            and all(stage.on_enter is nothing and stage.simultaneous is None and not self.anytime_by_stage[name]
+                    for name, stage in self.stages.items())
         self.listed_alone = {stage: actions[0] for stage, actions in self.actions_by_stage.items()
                              if stage in self.one_action_stages and self.stage_tests[stage] is every_action
                              and actions[0].single_options is not None}

@@ -569,7 +569,10 @@ def act(game: Game, ctx: Ctx, player: int, name: str, args: dict[str, Any]) -> N
     job's kind (nearly every decision is one)."""
     try:
         _run_action(game, ctx, player, name, args, resumable=True)
-        settle(game, ctx)
+        if game.simple_flow:
+            settle_simply(game, ctx)
+        else:
+            settle(game, ctx)
     except GameOver as over:
         finish(game, ctx, over.reason)
 
@@ -702,18 +705,6 @@ def settle(game: Game, ctx: Ctx) -> None:
                     flow["round"] += 1
                     pos = 0
                 flow["pos"] = pos
-                if phase.name in game.quiet_starts:
-                    # Nothing runs as the turn starts either: `_start_turn` written in place.
-                    flow["active"] = ctx.me = flow["order"][pos]
-                    flow["turn"] += 1
-                    usage = flow["usage"]
-                    usage["turn"] = {}
-                    usage["visit"] = {}
-                    flow["stage"] = phase.stage
-                    flow["entered"] = True
-                    flow["end_turn"] = False
-                    skip = skippable
-                    continue
                 quiet = _start_turn(game, ctx, phase)
             else:
                 quiet = _next_turn(game, ctx, phase)
@@ -745,52 +736,113 @@ def settle(game: Game, ctx: Ctx) -> None:
                 _resolve_simultaneous(game, ctx)
                 continue
             flow["simul"] = None
-        else:
-            # The first action's legal bindings, and the listing that goes on from there: the actions of
-            # `enumerate_actions`, in the same order, are listed one action's bindings at a time, each only when
-            # the ones before are taken. The flow needs the first (whether the player can act at all); the rest
-            # are listed when someone asks for them, and an error in a rule is raised when the listing reaches
-            # it. In an open stage an action is always legal: nothing is listed yet (the first list is empty).
-            # The anytime actions' listing starts only when the stage's own are all listed. The listing runs on
-            # this context, finished with.
-            stage_name = flow["stage"]
-            alone = game.listed_alone.get(stage_name)
-            if alone is not None:
-                # The stage's one action, untested, its bindings listed by one generated loop: called here,
-                # without `_offer`'s generator (whose branch for such an action this is), on this context.
-                active = flow["active"]
-                ctx.read_on(active)
-                options = alone.fixed_options
-                if options is None:
-                    ctx.env = {}
-                    options = alone.single_options(ctx)
-                    if type(options) is not list:
-                        options = as_list(game.model, data, options, alone.params[0].where)
-                bindings = alone.lister(ctx, options, alone.tables[active], MAX_LEGAL_ACTIONS,
-                                        alone.makers[active] or _maker(game, alone, active), None)
-                if bindings is None:
-                    _too_many(alone)
-                if bindings:
-                    ctx.found = bindings, None
-                    return
-            else:
-                listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,
-                                 game.stage_tests.get(stage_name))
-                first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
-                if first is not None:
-                    anytime = game.anytime_by_stage.get(stage_name)
-                    if anytime:
-                        ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
-                    elif stage_name in game.one_action_stages:
-                        ctx.found = first, None  # the stage's one action is listed whole: nothing follows
-                    else:
-                        ctx.found = first, listing
-                    return
+        elif list_first(game, ctx, data, flow):  # the first legal actions, and the listing that goes on
+            return
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
             raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
         flow["end_turn"] = True
+
+
+def list_first(game: Game, ctx: Ctx, data: dict[str, Any], flow: dict[str, Any]) -> bool:
+    """List the active player's first legal actions at the flow's stage into `ctx.found`, with the listing that
+    goes on from there; False if they have none.
+
+    The actions of `enumerate_actions`, in the same order, are listed one action's bindings at a time, each only
+    when the ones before are taken. The flow needs the first (whether the player can act at all); the rest are
+    listed when someone asks for them, and an error in a rule is raised when the listing reaches it. In an open
+    stage an action is always legal: nothing is listed yet (the first list is empty). The anytime actions'
+    listing starts only when the stage's own are all listed. The listing runs on `ctx`, a finished job's.
+    """
+    stage_name = flow["stage"]
+    alone = game.listed_alone.get(stage_name)
+    if alone is not None:
+        # The stage's one action, untested, its bindings listed by one generated loop: called here, without
+        # `_offer`'s generator (whose branch for such an action this is), on this context.
+        active = flow["active"]
+        ctx.read_on(active)
+        options = alone.fixed_options
+        if options is None:
+            ctx.env = {}
+            options = alone.single_options(ctx)
+            if type(options) is not list:
+                options = as_list(game.model, data, options, alone.params[0].where)
+        bindings = alone.lister(ctx, options, alone.tables[active], MAX_LEGAL_ACTIONS,
+                                alone.makers[active] or _maker(game, alone, active), None)
+        if bindings is None:
+            _too_many(alone)
+        if bindings:
+            ctx.found = bindings, None
+            return True
+        return False
+    listing = _offer(game, data, flow["active"], game.actions_by_stage.get(stage_name), ctx,
+                     game.stage_tests.get(stage_name))
+    first: list[Action] | None = [] if stage_name in game.open_stages else next(listing, None)
+    if first is None:
+        return False
+    anytime = game.anytime_by_stage.get(stage_name)
+    if anytime:
+        ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
+    elif stage_name in game.one_action_stages:
+        ctx.found = first, None  # the stage's one action is listed whole: nothing follows
+    else:
+        ctx.found = first, listing
+    return True
+
+
+def settle_simply(game: Game, ctx: Ctx) -> None:
+    """`settle` after an action in a game whose flow is simple (`Game.simple_flow`): every turn passes and
+    starts with no pack code run, every stage is entered with nothing to run, and the ends read no flow value.
+    What the general loop does there, in order and with the same steps, written for that shape: the ends, the
+    next turn started in place with the ends' steps charged again rather than the ends asked again, then the
+    listing. Where the general loop would go round again (no room in the budget to charge the ends' steps,
+    nobody able to act), it takes over from there (`tests/engine/test_simple_flow.py`)."""
+    data = ctx.data
+    flow = data["flow"]
+    ends = game.ends
+    steps = ctx.steps
+    ctx.env = {}
+    for condition, reason in ends:
+        ctx.me = flow["active"]
+        if condition(ctx):
+            raise GameOver(reason)
+    if flow["turn"] > game.max_turns:
+        raise GameOver("turn limit")
+    if flow["end_turn"]:
+        flow["simul"] = None
+        pos = flow["pos"] + 1
+        order = flow["order"]
+        if pos >= len(order):
+            flow["round"] += 1
+            pos = 0
+        flow["pos"] = pos
+        flow["active"] = ctx.me = order[pos]
+        flow["turn"] += 1
+        usage = flow["usage"]
+        usage["turn"] = {}
+        usage["visit"] = {}
+        flow["stage"] = game.phases[flow["phase"]].stage
+        flow["entered"] = True  # as a game that ends here leaves it
+        flow["end_turn"] = False
+        if ends:
+            ends_steps = ctx.steps - steps
+            if ctx.steps + ends_steps > ctx.budget:  # the ends asked again, to the budget's error
+                settle(game, ctx)
+                return
+            ctx.env = {}
+            ctx.steps += ends_steps
+        if flow["turn"] > game.max_turns:
+            raise GameOver("turn limit")
+    flow["entered"] = False
+    if list_first(game, ctx, data, flow):
+        return
+    # Nobody can act: the turn passes by itself, and the general loop goes on from there.
+    flow["idle"] += 1
+    if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * data["n"] + 2:
+        raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
+    flow["end_turn"] = True
+    settle(game, ctx)
 
 
 def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:

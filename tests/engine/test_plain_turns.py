@@ -1,6 +1,6 @@
-"""A phase whose turns end with no pack code (`Game.plain_phases`) passes them on a short path, and one whose
-turns also start with none (`Game.quiet_starts`) on a shorter one: the same flow, state and history at every
-decision as the general path gives."""
+"""A phase whose turns end with no pack code (`Game.plain_phases`) passes them on a short path, and a game whose
+turns also start with none (`Game.quiet_starts`, `Game.simple_flow`) on a shorter one: the same flow, state and
+history at every decision as the general path gives."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ def lockstep(game: ruleskit.Game, players: int, seed: int) -> None:
     general = ruleskit.load(game.source.root, cache=False)
     general.plain_phases = set()
     general.quiet_starts = set()
+    general.simple_flow = False  # whose turns pass in place (`engine.settle_simply`)
     short, long = game.new_game(players=players, seed=seed), general.new_game(players=players, seed=seed)
     chooser = random.Random(seed)
     while not short.is_terminal:
