@@ -128,6 +128,21 @@ def test_a_simple_flow_gives_what_the_general_flow_gives(tmp_path: Path, options
     assert (passed > 0) == passes
 
 
+def test_choices_and_turns_of_several_actions_run_as_the_general_flow_runs_them(tmp_path: Path) -> None:
+    # A choice inside the action (its answer resumes the job, which the general flow then finishes), and a turn
+    # that ends only after every second action.
+    effect = 'effect = "me.points += n\\nme.spent += 1\\nend turn"'
+    assert effect in GAME
+    chosen = GAME.replace(effect, 'effect = "let k = choose me from [1, 2]\\nme.points += n * k\\nme.spent += 1\\n'
+                                  'if me.spent % 2 == 0 {{\\n    end turn\\n}}"')
+    root = write_pack(tmp_path / "chosen", rules="", manifest=TINY_MANIFEST.replace("max = 2", "max = 3"),
+                      game=chosen.format(options="[1, 3]", rest="me.spent % 5 == 4",
+                                         ends=ENDS.format(condition="any([p.points >= 25 for p in players])")))
+    for players in (2, 3):
+        for seed in range(3):
+            assert lockstep(root, players, seed)[0] > 10
+
+
 def test_every_player_stuck_is_the_same_error(tmp_path: Path) -> None:
     root = pack(tmp_path / "stuck", options="[]", rest="false")
     errors = []
