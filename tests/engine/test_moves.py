@@ -121,6 +121,11 @@ EFFECTS = {
     "into the stack of a number": "stash(0 - 5)",
     "into the stack of no item": "stash(none)",
     "draw into the stack of an item given": "draw 2 from pile to flint.pocket",
+    # Either of two seats' zones, chosen as the move runs.
+    "into one of two seats' stacks": "either(me, players[1], true)\\neither(me, players[1], false)",
+    "into the other of a seat and a number": "either(me, 7, false)",
+    "out of one of two seats' stacks": "put_red(me)\\neither_src(me, players[1], true)",
+    "out of the one of two seats' stacks that lacks it": "put_red(me)\\neither_src(me, players[1], false)",
 }
 
 # The procedures those moves call: `p.hand` of a parameter is tested for a seat where it is read.
@@ -140,6 +145,12 @@ proc stash(s) {
 }
 proc unstash(s) {
     move first(s.pocket) from s.pocket to pile
+}
+proc either(p, q, c) {
+    move red from bag to (if c then p.hand else q.hand)
+}
+proc either_src(p, q, c) {
+    move first(p.hand) from (if c then p.hand else q.hand) to pile
 }
 """
 
