@@ -54,8 +54,7 @@ def lockstep(game: ruleskit.Game, players: int, seed: int) -> None:
     """One random game on the short path and on the general one, compared at every decision."""
     general = ruleskit.load(game.source.root, cache=False)
     general.plain_phases = set()
-    general.quiet_starts = set()
-    general.simple_flow = False  # whose turns pass in place (`engine.settle_simply`)
+    general.simple_flow = False  # a game of quiet starts passes its turns in place (`engine.settle_simply`)
     short, long = game.new_game(players=players, seed=seed), general.new_game(players=players, seed=seed)
     chooser = random.Random(seed)
     while not short.is_terminal:
