@@ -12,6 +12,11 @@ one side, then on the other (the order alternates between rounds); CPU time (tim
 covers creating each game and every legal_actions and apply. The ratio is the pack's CPU time
 per decision over the baseline's, per round; the table shows its median over the rounds.
 
+Games are short (Envoys: about seven decisions), so creating one weighs on its decisions: each
+side's new_game shuffles its deck with its own random stream (the baseline too, before it deals the
+pack's order). The ratio "play only" leaves creation out on both sides: each round also times
+creating every game alone, and takes that from the side's total.
+
 Per-call costs (µs, median over positions sampled from the same games, time.perf_counter):
 `apply` applies a random legal action to a copy of a position whose actions were already listed;
 `legal_actions` is the first listing of the position that apply produced (an engine that works
@@ -146,6 +151,16 @@ def play(side: Any, games: list[dict[str, Any]], repeats: int = 1) -> tuple[floa
     return time.process_time() - started, decisions, outcomes
 
 
+def create(side: Any, games: list[dict[str, Any]], repeats: int = 1) -> float:
+    """CPU seconds to create the games (new_game alone), as `play` creates them."""
+    gc.collect()
+    started = time.process_time()
+    for _ in range(repeats):
+        for setup in games:
+            side.new_game(setup)
+    return time.process_time() - started
+
+
 def positions(side: Any, games: list[dict[str, Any]]) -> list[Any]:
     """Positions met in the games (every SAMPLE_EVERY-th decision), as copies."""
     found = []
@@ -209,17 +224,23 @@ def compare(game_name: str, rounds: int, games_per_round: int | None, repeats: i
         if number % 2:
             order.reverse()
         measured: dict[str, tuple[float, int, list[tuple[int, list[int]]]]] = {}
+        created: dict[str, float] = {}
         for name, side in order:
             measured[name] = play(side, games, repeats if name == "baseline" else 1)
+            created[name] = create(side, games, repeats if name == "baseline" else 1)
         pack_cpu, pack_decisions, pack_outcomes = measured["pack"]
         base_cpu, base_decisions, base_outcomes = measured["baseline"]
         same_games = same_games and pack_outcomes == base_outcomes
         pack_us = pack_cpu / pack_decisions * 1e6
         base_us = base_cpu / base_decisions * 1e6
+        play_ratio = (pack_cpu - created["pack"]) / pack_decisions / ((base_cpu - created["baseline"]) / base_decisions)
         per_round.append({"pack_us_per_decision": round(pack_us, 2), "baseline_us_per_decision": round(base_us, 3),
-                          "ratio": round(pack_us / base_us, 2), "decisions": pack_decisions})
+                          "ratio": round(pack_us / base_us, 2), "decisions": pack_decisions,
+                          "pack_us_per_game_created": round(created["pack"] / len(games) * 1e6, 2),
+                          "baseline_us_per_game_created": round(created["baseline"] / len(games) / repeats * 1e6, 2),
+                          "play_only_ratio": round(play_ratio, 2)})
         say(f"{game_name} round {number + 1}/{rounds}: pack {pack_us:.1f} µs/decision, "
-            f"baseline {base_us:.2f} µs/decision, ratio {pack_us / base_us:.1f}")
+            f"baseline {base_us:.2f} µs/decision, ratio {pack_us / base_us:.1f} (play only {play_ratio:.1f})")
     pack_samples = positions(pack, games[: max(1, len(games) // 3)])
     base_samples = positions(baseline, games[: max(1, len(games) // 3)])
     ratios = [r["ratio"] for r in per_round]
@@ -230,6 +251,10 @@ def compare(game_name: str, rounds: int, games_per_round: int | None, repeats: i
         "pack_us_per_decision": round(statistics.median(r["pack_us_per_decision"] for r in per_round), 2),
         "baseline_us_per_decision": round(statistics.median(r["baseline_us_per_decision"] for r in per_round), 3),
         "ratio_median": round(statistics.median(ratios), 2), "ratio_min": min(ratios), "ratio_max": max(ratios),
+        "play_only_ratio_median": round(statistics.median(r["play_only_ratio"] for r in per_round), 2),
+        "pack_us_per_game_created": round(statistics.median(r["pack_us_per_game_created"] for r in per_round), 2),
+        "baseline_us_per_game_created": round(statistics.median(r["baseline_us_per_game_created"]
+                                                                for r in per_round), 2),
         "pack_calls": per_call(pack, pack_samples, seed), "baseline_calls": per_call(baseline, base_samples, seed),
         "positions_sampled": len(pack_samples),
     }
@@ -239,13 +264,16 @@ def print_table(results: dict[str, Any]) -> None:
     table = Table(title=f"Packs against hand-written baselines ({results['rounds']} interleaved rounds, "
                         f"Python {results['python']}, CPU time; games and decisions per round)", title_justify="left")
     for column in ("game", "players", "games", "decisions", "same games", "pack µs/dec",
-                   "baseline µs/dec", "ratio (median)", "ratio range"):
+                   "baseline µs/dec", "ratio (median)", "ratio range", "new game µs pack/base",
+                   "play-only ratio"):
         table.add_column(column, justify="right")
     for row in results["games"]:
         table.add_row(row["game"], ",".join(map(str, row["players"])), str(row["games_per_round"]),
                       str(row["decisions_per_round"]), "yes" if row["same_games"] else "NO",
                       f"{row['pack_us_per_decision']:.1f}", f"{row['baseline_us_per_decision']:.2f}",
-                      f"{row['ratio_median']:.1f}×", f"{row['ratio_min']:.1f}-{row['ratio_max']:.1f}")
+                      f"{row['ratio_median']:.1f}×", f"{row['ratio_min']:.1f}-{row['ratio_max']:.1f}",
+                      f"{row['pack_us_per_game_created']:.1f} / {row['baseline_us_per_game_created']:.1f}",
+                      f"{row['play_only_ratio_median']:.1f}×")
     calls = Table(title="Per call, µs (median over sampled positions)", title_justify="left")
     for column in ("game", "side", "legal_actions", "apply", "clone", "legal_actions from JSON"):
         calls.add_column(column, justify="right")

@@ -37,20 +37,29 @@ def below(data: dict[str, Any], n: int) -> int:
 
 def shuffled(data: dict[str, Any], items: list[T]) -> list[T]:
     """The items in an order drawn from the stream: the Fisher-Yates shuffle, each swap drawn as `below`
-    draws it (written out, with the stream's state kept in a local until the end)."""
+    draws it.
+
+    Written out, with the stream's state in a local until the end and the constants written in place: a
+    setup's shuffle is a large part of creating a card game. A value is rejected (to keep `below` free of
+    bias) only when it is above `_MASK - (_MASK + 1) % n`, never below `_MASK - n`: so the exact limit is
+    worked out only for a value above that, which happens about once in 2**64 / n draws.
+    """
     result = list(items)
     state = data["rng"]
+    edge = _MASK - len(result)
     for i in range(len(result) - 1, 0, -1):
-        n = i + 1
-        limit = _MASK - (_MASK + 1) % n
-        while True:
-            state = (state + _GOLDEN) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            value = z ^ (z >> 31)
-            if value <= limit:
-                break
-        j = value % n
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        if z > edge:  # perhaps above the limit: draw again as `below` does until a value is taken
+            limit = _MASK - (_MASK + 1) % (i + 1)
+            while z > limit:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+        j = z % (i + 1)
         result[i], result[j] = result[j], result[i]
     data["rng"] = state
     return result

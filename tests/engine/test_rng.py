@@ -46,3 +46,38 @@ def test_a_shuffle_swaps_as_fisher_yates_with_below() -> None:
             expected[i], expected[j] = expected[j], expected[i]
         assert shuffled == expected and data["rng"] == state
         assert cards == [f"c{i}" for i in range(seed % 17)]  # the list given is left as it was
+
+
+def unmix(value: int) -> int:
+    """The splitmix64 state whose value is `value`: its output function undone step by step."""
+
+    def unshift(x: int, k: int) -> int:  # undoes x ^= x >> k
+        result = x
+        for _ in range(64 // k + 1):
+            result = x ^ (result >> k)
+        return result
+
+    z = unshift(value, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK
+    return unshift(z, 30)
+
+
+def test_a_rejected_value_is_drawn_again_in_a_shuffle_and_in_below() -> None:
+    # The largest value is above the limit for 3 (2**64 leaves 1 over when split in 3): the stream set one
+    # step before it must skip it, in a shuffle's first swap (of three items) as in `below(3)`.
+    before = (unmix(MASK) - 0x9E3779B97F4A7C15) & MASK
+    assert splitmix64(before)[1] == MASK
+    for cards in (["a", "b", "c"], ["a", "b", "c", "d", "e"]):
+        data = {"rng": before}
+        shuffled = rng.shuffled(data, cards)
+        state, expected = before, list(cards)
+        for i in range(len(expected) - 1, 0, -1):
+            state, j = below_reference(state, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert shuffled == expected and data["rng"] == state
+    data = {"rng": before}
+    state, expected_value = below_reference(before, 3)
+    assert rng.below(data, 3) == expected_value and data["rng"] == state
+    assert state != (before + 0x9E3779B97F4A7C15) & MASK  # two steps were taken, not one
