@@ -84,8 +84,11 @@ class CompiledAction:
     # With `single_options`, when those options are always the same list (a kind's items, each once): that
     # list, which the listing passes to `lister` as it is (it only reads it); None otherwise.
     fixed_options: list[Any] | None = attrs.field(init=False, eq=False, repr=False)
+    # Its parameters' names, in order: what a listing binds its earlier values to (`dict(zip(...))`).
+    param_names: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        self.param_names = tuple(p.name for p in self.params)
         self.single_options = self.params[0].options if self.lister is not None and len(self.params) == 1 else None
         self.fixed_options = getattr(self.lister, "fixed_options", None) if self.single_options is not None else None
         limit = self.limit

@@ -341,7 +341,7 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
     `room` is how many more legal actions the decision may have before it has too many.
     """
     params = action.params
-    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
+    env = dict(zip(action.param_names, values, strict=False)) if values else {}  # the earlier ones, in C
     ctx.env = env
     options = _param_options(game, ctx, action, params[index])
     if index + 1 == len(params):
@@ -452,7 +452,7 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
              rest: str) -> Action | None:
     """`_bind`, trying only the options whose id begins what is left of the wanted id (`rest`)."""
     params = action.params
-    env = {p.name: v for p, v in zip(params, values, strict=False)} if values else {}
+    env = dict(zip(action.param_names, values, strict=False)) if values else {}  # the earlier ones, in C
     ctx.env = env
     param = params[index]
     options = _param_options(game, ctx, action, param)
