@@ -283,7 +283,7 @@ def print_table(results: dict[str, Any]) -> None:
             fresh = c.get("legal_actions_from_json_us")
             calls.add_row(row["game"], side, f"{c['legal_actions_us']:.1f}", f"{c['apply_us']:.1f}",
                           f"{c['clone_us']:.1f}", "-" if fresh is None else f"{fresh:.1f}")
-    console = Console(width=max(120, Console().width))
+    console = Console(width=max(150, Console().width))
     console.print(table)
     console.print(calls)
 
