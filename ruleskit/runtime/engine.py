@@ -993,7 +993,7 @@ def finish(game: Game, ctx: Ctx, reason: str) -> None:
         tiebreaks = [_number(t(ctx), "a tie-break") for t in game.tiebreaks]
         scores.append(score)
         keys.append((score, *tiebreaks))
-    ranking = sorted(range(n), key=lambda p: tuple(-k for k in keys[p]))
+    ranking = sorted(range(n), key=keys.__getitem__, reverse=True)  # best first; a tie keeps seat order
     ranks, rank = [], 0
     for i, p in enumerate(ranking):
         if i == 0 or keys[p] != keys[ranking[i - 1]]:
