@@ -994,14 +994,11 @@ def finish(game: Game, ctx: Ctx, reason: str) -> None:
         scores.append(score)
         keys.append((score, *tiebreaks))
     ranking = sorted(range(n), key=keys.__getitem__, reverse=True)  # best first; a tie keeps seat order
-    ranks, rank = [], 0
+    places, place = [0] * n, 0
     for i, p in enumerate(ranking):
-        if i == 0 or keys[p] != keys[ranking[i - 1]]:
-            rank = i + 1
-        ranks.append(rank)
-    places = [0] * n
-    for p, r in zip(ranking, ranks, strict=True):
-        places[p] = r
+        if i == 0 or keys[p] != keys[ranking[i - 1]]:  # tied with the one before: the same place
+            place = i + 1
+        places[p] = place
     winners = [p for p in range(n) if places[p] == 1]
     data["result"] = {
         "reason": reason,
