@@ -36,9 +36,7 @@ def charge(ctx: Ctx, where: str, args: tuple[Any, ...] | list[Any]) -> None:
     for value in args:
         if type(value) is list:
             cost += len(value)
-    if cost:
-        ctx.steps += cost - 1
-        ctx.tick(where)
+    ctx.tick_many(cost, where)
 
 
 def _fixed(type_name: str) -> Callable[[list[str]], str]:

@@ -2377,7 +2377,7 @@ class GeneratingCompiler(Compiler):
         if written and count.value == 1:  # type: ignore[attr-defined]
             return [*taken[:2], ast.If(held, [take, *put], [])]
         # Into the stack it takes from, a draw turns it: `zones.draws` says how many times to take.
-        times = _call("range", _call("zone_draws", _name(CTX), _name(src), _name(dst), _name(many)))
+        times = _call("range", _call("zone_draws", _name(CTX), _name(src), _name(dst), _name(many), where))
         loop = ast.For(ast.Name("_", ast.Store()), times,
                        [ast.If(ast.UnaryOp(ast.Not(), held), [ast.Break()], []), take, *put], [])
         if written:

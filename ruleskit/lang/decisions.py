@@ -77,7 +77,9 @@ class DecisionCompiler(StatementCompiler):
         model = self.model
 
         def run(ctx: Ctx) -> list[Any]:
-            items = rng.shuffled(ctx.data, as_list(model, ctx.data, source(ctx), where))
+            items = as_list(model, ctx.data, source(ctx), where)
+            ctx.tick_many(len(items), where)  # a list given to a builtin costs its length, as `builtins.charge` says
+            items = rng.shuffled(ctx.data, items)
             ctx.chance.append({"shuffled": [option_id(v) for v in items]})
             return items
 
@@ -94,6 +96,7 @@ class DecisionCompiler(StatementCompiler):
             n = number_value(count(ctx), where)
             if not 0 <= n <= len(items):
                 raise ProgramError(f"cannot sample {n} from {len(items)} in {where}")
+            ctx.tick_many(len(items), where)  # the whole list is shuffled to pick from it
             picked = rng.shuffled(ctx.data, items)[:n]
             ctx.chance.append({"sample": [option_id(v) for v in picked]})
             return picked

@@ -14,7 +14,7 @@ import attrs
 
 from ..errors import ProgramError
 from ..model import Model, ZoneRef
-from ..runtime import rng
+from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx
 from ..runtime.values import as_list, label_of
 from .decisions import DecisionCompiler, unique_options
@@ -24,11 +24,7 @@ def shuffle_zone(ctx: Ctx, ref: Any, zone_where: str, where: str) -> None:
     """`shuffle ZONE`: a stack's items in a new order drawn from the game's generator."""
     if not isinstance(ref, ZoneRef):
         raise ProgramError(f"expected a zone, got {label_of(ctx.model, ref)!r} in {zone_where}")
-    if ctx.model.zones[ref.name].type != "stack":
-        raise ProgramError(f"only stacks can be shuffled in {where}")
-    content = ctx.own("z", ref.key)
-    content[:] = rng.shuffled(ctx.data, content)
-    ctx.chance.append({"shuffle": ref.key, "order": list(content)})
+    zone_ops.shuffle(ctx, ref, where)
 
 
 def zone_checker(fn: Callable[[Ctx], Any], model: Model, where: str) -> Callable[[Ctx], ZoneRef]:

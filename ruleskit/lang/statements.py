@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, ProgramError, RuleViolation, did_you_mean
 from ..model import RESERVED, ZoneRef, edge_key
-from ..runtime import rng
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return
 from . import builtins, coverage
@@ -348,7 +347,7 @@ class StatementCompiler(ExpressionCompiler):
             if model.zones[src.name].type != "stack":
                 raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type}"
                                    f" in {where}")
-            for _ in range(zone_ops.draws(ctx, src, dst, number_value(count_fn(ctx), where))):
+            for _ in range(zone_ops.draws(ctx, src, dst, number_value(count_fn(ctx), where), where)):
                 if not ctx.data["z"][src.key]:
                     return
                 item = ctx.own("z", src.key).pop(0)
@@ -359,15 +358,9 @@ class StatementCompiler(ExpressionCompiler):
     def s_shuffle_stmt(self, node: Tree, scope: Scope) -> Fn:
         zone = self._zone(node.children[0], scope)
         where = self.where(node)
-        model = self.model
 
         def run(ctx: Ctx) -> None:
-            ref = zone(ctx)
-            if model.zones[ref.name].type != "stack":
-                raise ProgramError(f"only stacks can be shuffled in {where}")
-            content = ctx.own("z", ref.key)
-            content[:] = rng.shuffled(ctx.data, content)
-            ctx.chance.append({"shuffle": ref.key, "order": list(content)})
+            zone_ops.shuffle(ctx, zone(ctx), where)
 
         return run
 

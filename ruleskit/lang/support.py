@@ -411,7 +411,7 @@ def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) 
     src, dst = zone_value(model, src, where), zone_value(model, dst, where)
     if model.zones[src.name].type != "stack":
         raise ProgramError(f"draw takes from a stack, and '{src.name}' is a {model.zones[src.name].type} in {where}")
-    for _ in range(zone_ops.draws(ctx, src, dst, need_int(count, where))):
+    for _ in range(zone_ops.draws(ctx, src, dst, need_int(count, where), where)):
         if not ctx.data["z"][src.key]:
             return
         item = ctx.own("z", src.key).pop(0)

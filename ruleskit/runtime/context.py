@@ -188,6 +188,13 @@ class Ctx:
         if self.steps > self.budget:
             raise BudgetExceeded(f"step budget of {self.budget} exceeded in {where}{self._callers()}")
 
+    def tick_many(self, steps: int, where: str) -> None:
+        """Count `steps` steps at once (work on that many pieces or elements), with `tick`'s error if the
+        budget runs out among them."""
+        if steps > 0:
+            self.steps += steps - 1
+            self.tick(where)
+
     def enter(self, where: str) -> None:
         self.depth += 1
         frames = self.frames

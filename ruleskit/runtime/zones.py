@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgramError, RuleViolation
 from ..model import ZoneRef
+from . import rng
 from .context import MAX_DEPTH
 from .values import INFINITE, MAX_ZONE_ITEMS, label_of
 
@@ -175,17 +176,30 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
         check_room(ctx, ref)
 
 
-def draws(ctx: Ctx, src: ZoneRef, dst: ZoneRef, count: int) -> int:
-    """How many times `draw count from src to dst` takes the front piece of `src`, to the same effect.
+def draws(ctx: Ctx, src: ZoneRef, dst: ZoneRef, count: int, where: str) -> int:
+    """How many times `draw count from src to dst` takes the front piece of `src`, to the same effect; the
+    pieces it will draw are counted as steps, the statement's own the first.
 
     A draw into the stack it takes from turns the stack (or, onto its top, leaves it as it is): every
     `len` draws bring it back, so only `count % len` are made, however great the count a pack wrote.
     Between two stacks, drawing stops once the source is empty.
     """
+    held = len(ctx.data["z"][src.key])
     if src.key == dst.key and count > 0:
-        held = len(ctx.data["z"][src.key])
-        return count % held if held else 0
+        count = count % held if held else 0
+    ctx.tick_many(min(count, held) - 1, where)
     return count
+
+
+def shuffle(ctx: Ctx, ref: ZoneRef, where: str) -> None:
+    """`shuffle ZONE`: a stack's pieces in a new order drawn from the game's stream, a step for each piece (the
+    statement's own the first), and the order in the job's chance outcomes."""
+    if ctx.model.zones[ref.name].type != "stack":
+        raise ProgramError(f"only stacks can be shuffled in {where}")
+    ctx.tick_many(len(ctx.data["z"][ref.key]) - 1, where)
+    content = ctx.own("z", ref.key)
+    content[:] = rng.shuffled(ctx.data, content)
+    ctx.chance.append({"shuffle": ref.key, "order": list(content)})
 
 
 def check_fill(ctx: Ctx, ref: ZoneRef, where: str) -> None:
@@ -219,7 +233,12 @@ def move(ctx: Ctx, src: ZoneRef, dst: ZoneRef, what: Any, count: int | None, top
         remove(ctx, src, what, count, where)
         add(ctx, dst, what, count, top, where)
         return
-    for item in what if isinstance(what, list) else [what]:
+    if isinstance(what, list):
+        # A piece moved is a step (the statement's own is the first): a thousand cards are not moved for one.
+        ctx.tick_many(len(what) - 1, where)
+    else:
+        what = [what]
+    for item in what:
         remove(ctx, src, item, 1, where)
         add(ctx, dst, item, 1, top, where)
 

@@ -1,0 +1,124 @@
+"""Statements that handle many pieces at once cost a step per piece, so that the step budget bounds their work.
+
+A shuffle of a thousand cards, a move of a list of them, or a draw of many is one statement; counted as one
+step, a loop of them ran for minutes within the budget (tests/bad_packs/shuffle_in_a_loop and its two
+neighbours). Each now costs a step for each piece beyond the first (the statement's own), and `shuffled` and
+`sample` a step for each element of their list, as any builtin given a list does. Both backends count
+alike: the most loops the budget allows is the same under each, and is what that cost says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruleskit
+from ruleskit.errors import BudgetExceeded
+from ruleskit.runtime.context import STEP_BUDGET
+
+CARDS = 100
+
+MANIFEST = """\
+name = "piece-steps"
+version = "0.1"
+players = { min = 2, max = 2 }
+files = ["game.toml"]
+"""
+
+GAME = """\
+[kinds.card]
+%(items)s
+
+[zones.deck]
+type = "stack"
+of = "card"
+start = [%(start)s]
+
+[zones.pile]
+type = "stack"
+of = "card"
+
+[vars.rounds]
+type = "int"
+max = 10000
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = \"\"\"
+for i in range(rounds) {
+%(body)s
+}
+\"\"\"
+
+[actions.pass]
+stage = "main"
+effect = "end turn"
+
+[scoring]
+score = "0"
+"""
+
+# statement(s) run each round -> the steps one round costs: the loop's own step, then each statement's
+BODIES = {
+    "shuffle": ("shuffle deck", 1 + CARDS),
+    "move a list": ("move items(deck) from deck to pile\nmove items(pile) from pile to deck", 1 + 2 * CARDS),
+    "draw many": (f"draw {CARDS} from deck to pile\ndraw {CARDS} from pile to deck", 1 + 2 * CARDS),
+    "draw into itself": (f"draw {CARDS + 50} from deck to deck", 1 + 50),
+    "draw past the end": (f"draw {3 * CARDS} from deck to pile\ndraw {3 * CARDS} from pile to deck",
+                          1 + 2 * CARDS),
+    "shuffled": ("let order = shuffled(items(deck))", 1 + 1 + CARDS),
+    "sample": ("let some = sample items(deck), 3", 1 + 1 + CARDS),
+}
+
+
+def write_pack(root: Path, body: str) -> Path:
+    items = "\n".join(f"items.c{i} = {{}}" for i in range(CARDS))
+    start = ", ".join(f'"c{i}"' for i in range(CARDS))
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pack.toml").write_text(MANIFEST, encoding="utf-8")
+    (root / "game.toml").write_text(GAME % {"items": items, "start": start, "body": body}, encoding="utf-8")
+    return root
+
+
+def runs(game: ruleskit.Game, rounds: int) -> bool:
+    """Whether the setup runs `rounds` rounds within the budget (it must stop with the budget's error if not)."""
+    try:
+        game.new_game(players=2, seed=3, options={"rounds": rounds})
+    except BudgetExceeded:
+        return False
+    return True
+
+
+def most_rounds(game: ruleskit.Game) -> int:
+    low, high = 0, 10000  # runs(low) holds, runs(high) does not
+    assert runs(game, low) and not runs(game, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if runs(game, middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_each_piece_is_a_step_under_both_backends(tmp_path: Path, name: str) -> None:
+    body, per_round = BODIES[name]
+    pack = write_pack(tmp_path / "pack", body)
+    most = {backend: most_rounds(ruleskit.load(pack, backend=backend)) for backend in ("compiled", "closures")}
+    assert most["compiled"] == most["closures"]
+    # The setup's few steps around the loop aside, the budget is spent `per_round` at a time.
+    assert (STEP_BUDGET - 10) // per_round <= most["compiled"] <= STEP_BUDGET // per_round
+
+
+def test_a_few_cards_cost_what_they_did(tmp_path: Path) -> None:
+    # One piece moved, drawn or shuffled is the statement's own step, as before: the cost is per piece beyond.
+    pack = write_pack(tmp_path / "pack", "draw 1 from deck to pile\nmove first(pile) from pile to deck\n" * 10)
+    game = ruleskit.load(pack)
+    assert (STEP_BUDGET - 10) // 21 <= most_rounds(game) <= STEP_BUDGET // 21
