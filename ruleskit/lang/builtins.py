@@ -154,10 +154,12 @@ def make_range(ctx: Ctx, where: str, a: int, b: int | None = None) -> list[int]:
     low, high = (0, a) if b is None else (a, b)
     if high - low > MAX_RANGE:
         raise ProgramError(f"range() longer than {MAX_RANGE} in {where}")
+    ctx.tick_many(high - low, where)  # a list made costs its length, as one given does
     return list(range(low, high))
 
 
 def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
+    ctx.tick_many(len(ctx.model.adjacency.get(node, ())), where)  # a step per neighbour looked at
     blocked = ctx.data["blocked"]
     if not blocked:
         return list(ctx.model.adjacency.get(node, ()))
@@ -167,10 +169,13 @@ def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
 
 
 def neighbours(ctx: Ctx, where: str, node: Any) -> list[str]:
-    return list(ctx.model.adjacency.get(node, ()))
+    found = ctx.model.adjacency.get(node, ())
+    ctx.tick_many(len(found), where)
+    return list(found)
 
 
 def edges(ctx: Ctx, where: str) -> list[list[str]]:
+    ctx.tick_many(len(ctx.model.edges), where)
     return [[a, b] for a, b in ctx.model.edges]
 
 
@@ -179,6 +184,7 @@ def is_blocked(ctx: Ctx, where: str, a: Any, b: Any) -> bool:
 
 
 def blocked_edges(ctx: Ctx, where: str) -> list[list[str]]:
+    ctx.tick_many(len(ctx.data["blocked"]), where)
     return [key.split("|") for key in ctx.data["blocked"]]
 
 
@@ -305,6 +311,7 @@ def slots(ctx: Ctx, where: str, zone: Any) -> list[Any]:
     ref = _zone(where, zone)
     if ctx.model.zones[ref.name].type != "row":
         raise ProgramError(f"slots() needs a row in {where}")
+    ctx.tick_many(len(ctx.data["z"][ref.key]), where)
     return list(ctx.data["z"][ref.key])
 
 

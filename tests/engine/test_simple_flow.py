@@ -159,7 +159,7 @@ def test_ends_with_no_room_left_to_charge_again_are_asked_again(tmp_path: Path) 
     # The end condition takes some 110,000 steps of a job's 200,000: after the first action, charging them
     # again as the next turn starts would overrun the budget, so the ends are asked again, to the budget's
     # error, at the same place on both sides.
-    costly = "any([sum(range(0, 1000)) < 0 for x in range(0, 110)])"
+    costly = "any([sum(range(0, 500)) < 0 for x in range(0, 110)])"  # range and sum: 1,000 steps each
     root = pack(tmp_path / "costly", condition=costly)
     errors = []
     for simple in (True, False):
@@ -171,7 +171,7 @@ def test_ends_with_no_room_left_to_charge_again_are_asked_again(tmp_path: Path) 
         assert state.dumps() == before  # refused: nothing changed
     assert errors[0] == errors[1] and "step budget" in errors[0]
     # A cheaper one is charged again and not asked: the games agree all the way.
-    lockstep(pack(tmp_path / "cheaper", condition="any([sum(range(0, 1000)) < 0 for x in range(0, 60)])"), 2, 1)
+    lockstep(pack(tmp_path / "cheaper", condition="any([sum(range(0, 500)) < 0 for x in range(0, 60)])"), 2, 1)
 
 
 def test_only_a_simple_flow_is_run_as_one() -> None:
