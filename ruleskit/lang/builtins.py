@@ -159,13 +159,13 @@ def make_range(ctx: Ctx, where: str, a: int, b: int | None = None) -> list[int]:
 
 
 def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
-    ctx.tick_many(len(ctx.model.adjacency.get(node, ())), where)  # a step per neighbour looked at
+    joined = ctx.model.adjacency.get(node, ())
+    ctx.tick_many(len(joined), where)  # a step per neighbour looked at
     blocked = ctx.data["blocked"]
     if not blocked:
-        return list(ctx.model.adjacency.get(node, ()))
+        return list(joined)
     # edge_key(node, n), written out: this runs for every neighbour of every step of a search
-    return [n for n in ctx.model.adjacency.get(node, ()) if (f"{node}|{n}" if node <= n else f"{n}|{node}")
-            not in blocked]
+    return [n for n in joined if (f"{node}|{n}" if node <= n else f"{n}|{node}") not in blocked]
 
 
 def neighbours(ctx: Ctx, where: str, node: Any) -> list[str]:

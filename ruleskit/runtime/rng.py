@@ -42,7 +42,8 @@ def shuffled(data: dict[str, Any], items: list[T]) -> list[T]:
     Written out, with the stream's state in a local until the end and the constants written in place: a
     setup's shuffle is a large part of creating a card game. A value is rejected (to keep `below` free of
     bias) only when it is above `_MASK - (_MASK + 1) % n`, never below `_MASK - n`: so the exact limit is
-    worked out only for a value above that, which happens about once in 2**64 / n draws.
+    worked out only for a value above that, which happens about once in 2**64 / n draws, and a rejected value
+    leaves the swap to `below`, which draws on from there as it would have.
     """
     result = list(items)
     state = data["rng"]
@@ -52,14 +53,12 @@ def shuffled(data: dict[str, Any], items: list[T]) -> list[T]:
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         z ^= z >> 31
-        if z > edge:  # perhaps above the limit: draw again as `below` does until a value is taken
-            limit = _MASK - (_MASK + 1) % (i + 1)
-            while z > limit:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                z ^= z >> 31
-        j = z % (i + 1)
+        if z > edge and z > _MASK - (_MASK + 1) % (i + 1):  # rejected: `below` draws the swap from here
+            data["rng"] = state
+            j = below(data, i + 1)
+            state = data["rng"]
+        else:
+            j = z % (i + 1)
         result[i], result[j] = result[j], result[i]
     data["rng"] = state
     return result
