@@ -615,11 +615,11 @@ class GameBuilder:
         return Origin(source.file, source.line or 1)
 
     def _expr(self, text: Any, source: Source | None, keypath: tuple[str, ...], what: str,
-              names: dict[str, str] | None = None, expect: str | None = None) -> Fn:
+              names: dict[str, str] | None = None, expect: str | None = None, listed: bool = False) -> Fn:
         if not isinstance(text, str | int | bool):
             raise located(source, f"{what} should be an expression (a string), not {text!r}")
         origin = self._origin(source, keypath)
-        fn = self.compiler.expr(text, origin, names, what)
+        fn = self.compiler.expr(text, origin, names, what, listed)
         if expect is not None:
             got = self.compiler.last_type
             if got not in _SLOT_TYPES[expect]:
@@ -682,7 +682,8 @@ class GameBuilder:
         for param, text in d.params.items():
             if param in ("me", "base"):
                 raise located(d.source, f"action '{name}': '{param}' cannot name a parameter")
-            options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names))
+            options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names),
+                                 listed=True)
             param_type = self.compiler.last_type
             origin = self._origin(d.source, ("params", param))
             if param_type != ANY and not param_type.startswith(("list:", "zone:")):

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from .digits import plain_digits
 from .errors import PackError, did_you_mean
 from .schema import BoardDef, DieDef, KindDef, Source, VarDef, ZoneDef
 
@@ -148,7 +149,7 @@ class Model:
         if ftype == "str" and not isinstance(value, str):
             raise located(source, f"{what} should be a string, not {value!r}")
         if ftype in self.kinds and value is not None:
-            if value not in self.item_kind or self.item_kind[value] != ftype:
+            if not isinstance(value, str) or value not in self.item_kind or self.item_kind[value] != ftype:
                 raise located(source, f"{what} names '{value}', which is not an item of kind '{ftype}'",
                               did_you_mean(str(value), self.items_of(ftype)))
 
@@ -229,7 +230,9 @@ class Model:
                 for item in zone.start:
                     self._check_member(zone_name, zone, item)
 
-    def _check_member(self, zone_name: str, zone: ZoneDef, item: str) -> None:
+    def _check_member(self, zone_name: str, zone: ZoneDef, item: Any) -> None:
+        if not isinstance(item, str) or item == "":  # a number, a list, a table: no item's id
+            raise located(zone.source, f"zone '{zone_name}' starts with {item!r}, not an item's id (a string)")
         if item not in self.item_kind or (zone.of and self.item_kind[item] != zone.of):
             raise located(zone.source, f"zone '{zone_name}' starts with '{item}', not an item of kind '{zone.of}'",
                           did_you_mean(item, self.items_of(zone.of) if zone.of else self.item_kind))
@@ -283,7 +286,7 @@ class Model:
         _, _, owner = key.partition("@")
         if not owner:
             return None
-        if owner.isdigit():
+        if plain_digits(owner):
             return int(owner)
         item_owner = self.item_data.get(owner, {}).get("owner")
         return item_owner if isinstance(item_owner, int) else None

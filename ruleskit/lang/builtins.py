@@ -56,6 +56,17 @@ def _list_of_first(types: list[str]) -> str:
 
 
 def _items(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    """A list, or a zone's pieces listed: a step for each piece, as any list made costs its length."""
+    if type(value) is list:
+        return value
+    listed = as_list(ctx.model, ctx.data, value, where)
+    ctx.tick_many(len(listed), where)
+    return listed
+
+
+def listed_items(ctx: Ctx, where: str, value: Any) -> list[Any]:
+    """`items(...)` as the source of a loop, a comprehension or a parameter's options: the loop costs a step
+    for each element it takes, so listing a zone for it costs nothing more."""
     return as_list(ctx.model, ctx.data, value, where)
 
 
@@ -76,10 +87,10 @@ def _zone(where: str, value: Any) -> ZoneRef:
 def count(ctx: Ctx, where: str, value: Any, item: Any = None) -> int:
     if item is not None:
         if isinstance(value, ZoneRef):
-            return zone_ops.amount(ctx, value, item)
+            return zone_ops.amount(ctx, value, item, where)
         return sum(1 for x in _items(ctx, where, value) if x == item)
-    if isinstance(value, ZoneRef) and ctx.model.zones[value.name].type == "pool":
-        return sum(ctx.data["z"][value.key].values())
+    if isinstance(value, ZoneRef):  # counted where it is, not listed
+        return zone_ops.held(ctx, value, where)
     return len(_items(ctx, where, value))
 
 
@@ -110,8 +121,9 @@ def maximum(ctx: Ctx, where: str, value: Any, default: Any = None) -> Any:
 
 def contains(ctx: Ctx, where: str, container: Any, item: Any) -> bool:
     if isinstance(container, ZoneRef):
-        return zone_ops.amount(ctx, container, item) > 0
+        return zone_ops.amount(ctx, container, item, where) > 0
     if isinstance(container, list):
+        ctx.tick_many(len(container), where)  # compared element by element
         return item in container
     raise ProgramError(f"'in' needs a list or a zone in {where}")
 
@@ -212,11 +224,17 @@ def players_from(ctx: Ctx, where: str, p: Any, direction: str = "clockwise") -> 
 
 
 def first(ctx: Ctx, where: str, value: Any) -> Any:
+    if isinstance(value, ZoneRef) and ctx.model.zones[value.name].type == "stack":  # read where it is
+        content = ctx.data["z"][value.key]
+        return content[0] if content else None
     items = _items(ctx, where, value)
     return items[0] if items else None
 
 
 def last(ctx: Ctx, where: str, value: Any) -> Any:
+    if isinstance(value, ZoneRef) and ctx.model.zones[value.name].type == "stack":
+        content = ctx.data["z"][value.key]
+        return content[-1] if content else None
     items = _items(ctx, where, value)
     return items[-1] if items else None
 
@@ -251,6 +269,7 @@ def flatten(ctx: Ctx, where: str, value: Any) -> list[Any]:
         result.extend(_items(ctx, where, inner))
     if len(result) > MAX_RANGE:
         raise ProgramError(f"flatten() longer than {MAX_RANGE} in {where}")
+    ctx.tick_many(len(result), where)  # the inner lists' elements, which the outer list's length left out
     return result
 
 
@@ -291,11 +310,11 @@ def items(ctx: Ctx, where: str, value: Any) -> list[Any]:
 
 
 def free(ctx: Ctx, where: str, zone: Any) -> int:
-    return zone_ops.free(ctx, _zone(where, zone))
+    return zone_ops.free(ctx, _zone(where, zone), where)
 
 
 def used(ctx: Ctx, where: str, zone: Any) -> int:
-    return zone_ops.used(ctx, _zone(where, zone))
+    return zone_ops.used(ctx, _zone(where, zone), where)
 
 
 def capacity(ctx: Ctx, where: str, zone: Any) -> int:

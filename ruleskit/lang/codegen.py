@@ -72,8 +72,12 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
              "any_field", "copy_list", "kind_items", "player_list", "seat_list", "len"}
 # Helpers that run no pack code (whatever steps they count): a definition that calls only these, and
 # `get` and `count` of tables and lists, never reads the nesting depth while it runs.
-_RUNS_NO_PACK_CODE = _STEPLESS | {"charged", "charged_any", "charged_twice", "charge_at_once", "ticked", "list_any",
+_RUNS_NO_PACK_CODE = _STEPLESS | {"made", "plus", "joined", "same_lists", "equal_values", "charged", "charged_any", "charged_twice", "charge_at_once",
+                                  "ticked", "list_any",
                                   "list_all", "list_count", "all", "any", "over_budget", "str", "int"}
+# How deep in an expression code is generated; below, the closure backend's code is called (Python's compiler
+# fails on code nested some thousand levels deep, and each level of some operators makes several).
+MAX_GENERATED_DEPTH = 100
 _FLOW_SPECIALS = {"active": "active", "turn_number": "turn", "round_number": "round", "stage": "stage",
                   "phase": "phase"}
 
@@ -403,6 +407,8 @@ class GeneratingCompiler(Compiler):
         # set of names kept in `ctx.env` (the entry point's inputs), every other local a Python local.
         self._env_names: set[str] | None = None
         self._fallbacks = 0  # closures of the closure backend used so far (they read locals from ctx.env)
+        self._expr_depth = 0  # how deep in an expression `gen_expr` is
+        self._closures_only = False  # while a subtree too deep to generate is compiled to closures
         self._generating = 0  # > 0 while a function is being generated
         self._env_reads: set[str] = set()  # the locals read from ctx.env, for `self_contained`
         # The module names by which generated code calls each rule directly: {rule name: "R_name"}.
@@ -941,6 +947,8 @@ class GeneratingCompiler(Compiler):
     # ------------------------------------------------------------- entry points used by the closure compiler
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        if self._closures_only:  # the children of a closure made for a subtree too deep to generate
+            return Compiler.compile_expr(self, node, scope)
         # A function of its own: `return` raises there, and it is never a generator.
         own, self._own_body = self._own_body, False
         resumable, self._resumable = self._resumable, False
@@ -1158,7 +1166,7 @@ class GeneratingCompiler(Compiler):
         text, origin = options
         self.origin, self.current = origin, f"action {action} parameter {param}"
         earlier = {name: kind for name, kind in names.items() if name != param}
-        source, _ = self.gen_expr(parse(text, "expr", origin), Scope(earlier))
+        source, _ = self.gen_listed(parse(text, "expr", origin), Scope(earlier))
         self._note_calls(self.current)  # the calls the parameter's own code notes
         # `range` gives each whole number once, whatever it is given, or raises.
         numbers = isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
@@ -1197,12 +1205,33 @@ class GeneratingCompiler(Compiler):
 
     # ------------------------------------------------------------- expressions
 
+    def gen_listed(self, node: Tree | Token, scope: Scope) -> tuple[ast.expr, str]:
+        """`gen_expr` of a list taken element by element, as `compile_listed` says."""
+        saved, self.listing_source = self.listing_source, node
+        try:
+            return self.gen_expr(node, scope)
+        finally:
+            self.listing_source = saved
+
+    def _made(self, node: Tree, value: ast.expr) -> ast.expr:
+        """`value`, a list made from a zone or a kind, costing its length unless `node` is a listing's source."""
+        if node is self.listing_source:
+            return value
+        return _call("made", _name(CTX), value, _const(self.where(node)))
+
     def gen_expr(self, node: Tree | Token, scope: Scope) -> tuple[ast.expr, str]:
         method = getattr(self, f"g_{node.data}", None) if isinstance(node, Tree) else None
         if method is None:
-            fn, value_type = Compiler.compile_expr(self, node, scope)
-            return _call(self.constant(fn, "closure"), _name(CTX)), value_type
-        result: tuple[ast.expr, str] = method(node, scope)
+            return self._fallback(node, scope)
+        if self._expr_depth >= MAX_GENERATED_DEPTH:
+            # An expression so deep (a chain of 170 `//`) that Python could not compile the code made of it
+            # is left to the closure backend below this depth, its children too.
+            return self._fallback(node, scope, closures_only=True)
+        self._expr_depth += 1
+        try:
+            result: tuple[ast.expr, str] = method(node, scope)
+        finally:
+            self._expr_depth -= 1
         return result
 
     def g_int_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
@@ -1251,9 +1280,10 @@ class GeneratingCompiler(Compiler):
                     model.item_kind[name]
             return _const(name), model.item_kind[name]
         if name in model.kinds and not model.kinds[name].per_player:
-            return _call("copy_list", self.constant(model.items_of(name), "items")), f"list:{name}"
+            return self._made(node, _call("copy_list", self.constant(model.items_of(name), "items"))), f"list:{name}"
         if name in model.kinds:  # a per-player kind: its items for the players in this game
-            return _call("kind_items", self.constant(model, "model"), _const(name), _name(DATA)), f"list:{name}"
+            return self._made(node, _call("kind_items", self.constant(model, "model"), _const(name), _name(DATA))), \
+                f"list:{name}"
         # Everything else (every error) is the closure compiler's.
         fn, value_type = self.resolve_name(name, node, scope)
         return _call(self.constant(fn, "closure"), _name(CTX)), value_type
@@ -1428,7 +1458,7 @@ class GeneratingCompiler(Compiler):
         return None
 
     def g_index(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
-        base, base_type = self.gen_expr(node.children[0], scope)
+        base, base_type = self.gen_listed(node.children[0], scope)
         position, _ = self.gen_expr(node.children[1], scope)
         element = base_type[5:] if base_type.startswith("list:") or base_type.startswith("zone:") else ANY
         where = _const(self.where(node))
@@ -1467,9 +1497,10 @@ class GeneratingCompiler(Compiler):
         where = _const(self.where(node))
         values = [value for value, _ in compiled]
         direct = self._direct_builtin(name, values, where)
+        listing = name == "items" and node is self.listing_source
         if direct is not None:
-            return direct, result_type
-        impl = self.constant(spec.fn, name)
+            return (self._made(node, direct) if name == "items" else direct), result_type
+        impl = self.constant(builtins.listed_items if listing else spec.fn, "listed_items" if listing else name)
         if len(values) <= 3:  # no tuple of arguments to build and walk
             return _call(f"call_builtin{len(values)}", impl, _const(name), _name(CTX), where, *values), result_type
         return _call("call_builtin", impl, _const(name), _name(CTX), where, *values), result_type
@@ -1586,9 +1617,11 @@ class GeneratingCompiler(Compiler):
         zone = self._static_zone(values[0])
         data = _name(DATA)
         if zone is not None and zone.type in ("stack", "row"):
+            # A stack's count is its length; a row's slots are read one by one, and so counted as steps
+            # (`zones.held`): a row goes to the builtin, but for `count(row, item)`, which counts alike.
             owned = self._owned_zone(values[0])
             prefix, zone_args = ("owned", owned) if owned is not None else ("zone", [values[0]])
-            if name == "count" and len(values) == 1:
+            if name == "count" and len(values) == 1 and zone.type == "stack":
                 general = _call(f"{prefix}_count", data, *zone_args)
                 return bounded(self._owned_read(owned, general, "count") if owned is not None else general,
                                (0, COUNT_BOUND))
@@ -1598,7 +1631,7 @@ class GeneratingCompiler(Compiler):
                 return _call(f"{prefix}_list", data, *zone_args)
             if name == "first" and zone.type == "stack":
                 return _call(f"{prefix}_first", data, *zone_args)
-            if name == "free" and zone.size is None:
+            if name == "free" and zone.size is None and zone.type == "stack":
                 capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
                 if type(capacity) is int:
                     general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
@@ -1656,8 +1689,14 @@ class GeneratingCompiler(Compiler):
                                   [ast.IsNot()], [_const(None)])
         return _bool(ast.IfExp(charged, _call(name, lazy), general))
 
-    def _fallback(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
-        fn, value_type = Compiler.compile_expr(self, node, scope)
+    def _fallback(self, node: Tree | Token, scope: Scope, closures_only: bool = False) -> tuple[ast.expr, str]:
+        """The closure backend's code for `node`, called from generated code (`closures_only`: its children's
+        too, rather than functions generated for them)."""
+        closures_only, self._closures_only = self._closures_only, self._closures_only or closures_only
+        try:
+            fn, value_type = Compiler.compile_expr(self, node, scope)
+        finally:
+            self._closures_only = closures_only
         return _call(self.constant(fn, "closure"), _name(CTX)), value_type
 
     def g_list_lit(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
@@ -1673,7 +1712,7 @@ class GeneratingCompiler(Compiler):
         body_node, var_token, source_node, cond_node = node.children
         self._in_iterable += 1
         try:
-            source, source_type = self.gen_expr(source_node, scope)
+            source, source_type = self.gen_listed(source_node, scope)
         finally:
             self._in_iterable -= 1
         inner = scope.child()
@@ -1787,11 +1826,16 @@ class GeneratingCompiler(Compiler):
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.constant(self.model, "model")
             as_lists = [_call("as_list", model, _name(DATA), side, where) for side in (left, right)]
-            return _call("joined", *as_lists, where), left_type
+            return _call("joined", _name(CTX), *as_lists, where), left_type
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
-            fast = self._on_numbers(left, right, ast.Add(), "add", where, checked=True)
+            # Two lists are joined, at a step per element (`plus`, given the context); a side that is surely a
+            # number leaves only numbers to add, with no step to count (`add`).
+            if self._is_int(left) or self._is_int(right):
+                fast = self._on_numbers(left, right, ast.Add(), "add", where, checked=True)
+            else:
+                fast = self._on_numbers(left, right, ast.Add(), "plus", where, checked=True, with_context=True)
             return fast, "int" if left_type == "int" and right_type == "int" else ANY
         if op in ("-", "*"):  # an int, or an error: the helper takes numbers only
             return _int(self._on_numbers(left, right, ast.Sub() if op == "-" else ast.Mult(), _ARITHMETIC[op], where,
@@ -1827,6 +1871,13 @@ class GeneratingCompiler(Compiler):
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
         return ast.IfExp(test, fast, _call(helper, operands[0], divisor, where))
 
+    def _maybe_list(self, value: ast.expr, value_type: str) -> bool:
+        """Whether the code `value`, of type `value_type`, may give a list: not a number, a text, a truth value,
+        an item or a player the code or its type says it is (a zone is never a list either)."""
+        if isinstance(value, ast.Constant) or self._is_int(value) or getattr(value, "sure_bool", False) is True:
+            return False
+        return value_type == ANY or value_type.startswith("list")
+
     def _is_int(self, value: ast.expr) -> bool:
         """Whether the code `value` surely gives an int (never a bool) when it gives anything."""
         if isinstance(value, ast.Constant):
@@ -1842,13 +1893,15 @@ class GeneratingCompiler(Compiler):
         return node_bounds(value)
 
     def _on_numbers(self, left: ast.expr, right: ast.expr, op: ast.operator | ast.cmpop, helper: str,
-                    where: ast.expr, checked: bool) -> ast.expr:
+                    where: ast.expr, checked: bool, with_context: bool = False) -> ast.expr:
         """`left op right` done inline when both are plain numbers; anything else goes to the checked helper.
 
         Both sides are evaluated once, in order, into temporaries; the helper then sees the same values
-        and raises the same errors as the closure backend. Inside a comprehension's source Python allows
-        no assignment expressions, so there the helper is called directly.
+        and raises the same errors as the closure backend (given the context first, `with_context`, when
+        it may count steps). Inside a comprehension's source Python allows no assignment expressions, so
+        there the helper is called directly.
         """
+        lead = [_name(CTX)] if with_context else []
         if isinstance(op, ast.operator):
             left_bounds, right_bounds = self._bounds(left), self._bounds(right)
             result_bounds = arithmetic(op, left_bounds, right_bounds) if left_bounds and right_bounds else None
@@ -1867,7 +1920,7 @@ class GeneratingCompiler(Compiler):
         # Arithmetic on two ints gives an int (or raises the range error).
         gives_int = both_ints and isinstance(op, ast.operator)
         if self._in_iterable:
-            call = _call(helper, left, right, where)
+            call = _call(helper, *lead, left, right, where)
             return _int(call) if gives_int else call
         self._count += 1
         tests: list[ast.expr] = []
@@ -1896,14 +1949,31 @@ class GeneratingCompiler(Compiler):
         if not tests:
             return _int(fast) if gives_int else fast
         both_numbers = tests[0] if len(tests) == 1 else ast.BinOp(tests[0], ast.BitAnd(), tests[1])
-        return ast.IfExp(both_numbers, fast, _call(helper, *operands, where))
+        return ast.IfExp(both_numbers, fast, _call(helper, *lead, *operands, where))
 
     def g_compare(self, node: Tree, scope: Scope) -> tuple[ast.expr, str]:
-        left, _ = self.gen_expr(node.children[0], scope)
+        left, left_type = self.gen_expr(node.children[0], scope)
         op = str(node.children[1])
-        right, _ = self.gen_expr(node.children[2], scope)
+        right, right_type = self.gen_expr(node.children[2], scope)
         if op in ("==", "!="):  # between the language's values (numbers, texts, lists, zones...): a bool
-            return _bool(ast.Compare(left, [ast.Eq() if op == "==" else ast.NotEq()], [right])), "bool"
+            compare: ast.cmpop = ast.Eq() if op == "==" else ast.NotEq()
+            if not (self._maybe_list(left, left_type) and self._maybe_list(right, right_type)):
+                return _bool(ast.Compare(left, [compare], [right])), "bool"
+            # Two lists are compared element by element, a step each (`same_lists`).
+            where = _const(self.where(node))
+            if self._in_iterable:  # no assignment expression allowed here: the helper decides
+                equal: ast.expr = _call("equal_values", _name(CTX), left, right, where)
+                return _bool(equal if op == "==" else ast.UnaryOp(ast.Not(), equal)), "bool"
+            self._count += 1
+            a, b = f"a_{self._count}", f"b_{self._count}"
+            both_lists = ast.BinOp(
+                ast.Compare(_call("type", ast.NamedExpr(ast.Name(a, ast.Store()), left)), [ast.Is()], [_name("list")]),
+                ast.BitAnd(),
+                ast.Compare(_call("type", ast.NamedExpr(ast.Name(b, ast.Store()), right)), [ast.Is()], [_name("list")]))
+            listed: ast.expr = _call("same_lists", _name(CTX), _name(a), _name(b), where)
+            if op == "!=":
+                listed = ast.UnaryOp(ast.Not(), listed)
+            return _bool(ast.IfExp(both_lists, listed, ast.Compare(_name(a), [compare], [_name(b)]))), "bool"
         compare = {"<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}[op]
         ordered = self._on_numbers(left, right, compare, _ORDERED[op], _const(self.where(node)), checked=False)
         return _bool(ordered), "bool"
@@ -2103,7 +2173,7 @@ class GeneratingCompiler(Compiler):
         """`value` as var `var` takes it: through `bound` (its type checked, kept within its min..max), which an
         int already within them does not need."""
         if var.type != "int" or not self._is_int(value):
-            return _call(bound, value, where)
+            return _call(bound, value, where, _name(CTX))
         tests: list[tuple[ast.cmpop, int]] = [(op, limit) for op, limit in ((ast.GtE(), var.min), (ast.LtE(), var.max))
                                               if limit is not None]
         known = self._bounds(value)
@@ -2118,7 +2188,7 @@ class GeneratingCompiler(Compiler):
         checks: list[ast.expr] = [ast.Compare(first if i == 0 else _name(held), [op], [_const(limit)])
                                   for i, (op, limit) in enumerate(tests)]
         within = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
-        return ast.IfExp(within, _name(held), _call(bound, _name(held), where))
+        return ast.IfExp(within, _name(held), _call(bound, _name(held), where, _name(CTX)))
 
     def _set_field(self, value: ast.expr, owner: ast.expr, field: str, player_bound: Any, item_bounds: dict[str, Any],
                    bounds: tuple[ast.expr, ...]) -> list[ast.stmt]:
@@ -2145,7 +2215,7 @@ class GeneratingCompiler(Compiler):
         for test, table, bound_name in reversed(branches):
             owned = _call(_attr(_name(CTX), "own"), _const(table), _name(owner_name))
             write = ast.Assign([ast.Subscript(owned, _const(field), ast.Store())],
-                               _call(bound_name, _name(value_name), where))
+                               _call(bound_name, _name(value_name), where, _name(CTX)))
             code = [ast.If(test, [write], code)]
         return [ast.Assign([ast.Name(value_name, ast.Store())], value),
                 ast.Assign([ast.Name(owner_name, ast.Store())], owner), *code]
@@ -2184,7 +2254,7 @@ class GeneratingCompiler(Compiler):
         var_token, source_node, body_node = node.children
         var = str(var_token)
         self._check_local_name(var, var_token)
-        source, source_type = self.gen_expr(source_node, scope)
+        source, source_type = self.gen_listed(source_node, scope)
         inner = scope.child()
         inner.names[var] = element_type(source_type)
         body = self.gen_block(body_node, inner)
@@ -2430,5 +2500,5 @@ class GeneratingCompiler(Compiler):
 
     def t_log_stmt(self, node: Tree, scope: Scope) -> list[ast.stmt]:
         value, _ = self.gen_expr(node.children[0], scope)
-        messages = _attr(_attr(_name(CTX), "messages"), "append")
-        return [ast.Expr(_call(messages, _call("shown", _name(CTX), value)))]
+        say = _attr(_name(CTX), "say")
+        return [ast.Expr(_call(say, _call("shown", _name(CTX), value), _const(self.where(node))))]

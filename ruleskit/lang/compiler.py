@@ -48,8 +48,9 @@ class Compiler(EnsureCompiler):
         return self.program
 
     def expr(self, text: str | int | bool, origin: Origin, names: dict[str, str] | None = None,
-             what: str = "expression") -> Fn:
-        """Compile an expression written inline in TOML."""
+             what: str = "expression", listed: bool = False) -> Fn:
+        """Compile an expression written inline in TOML (`listed`: a list taken element by element, a
+        parameter's options, as `compile_listed` says)."""
         if isinstance(text, bool | int):
             value = text
             self.last_type = "bool" if isinstance(text, bool) else "int"
@@ -57,7 +58,8 @@ class Compiler(EnsureCompiler):
         self.origin = origin
         self.current = what
         tree = parse(text, "expr", origin)
-        fn, self.last_type = self.compile_expr(tree, Scope(names))
+        compile_expr = self.compile_listed if listed else self.compile_expr
+        fn, self.last_type = compile_expr(tree, Scope(names))
         self._note_calls(what)
         return fn
 

@@ -125,8 +125,8 @@ class DecisionCompiler(StatementCompiler):
 
         return run
 
-    def _unique(self, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
-        return unique_options(self.model, values, player_labels)
+    def _unique(self, values: list[Any], player_labels: bool, where: str) -> list[tuple[str, str, Any]]:
+        return unique_options(self.model, values, player_labels, where)
 
     def c_choose_one(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         who = self._chooser(node.children[0], scope)
@@ -137,7 +137,7 @@ class DecisionCompiler(StatementCompiler):
         players = source_type == "list:player"
 
         def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
-            return self._unique(as_list(model, ctx.data, source(ctx), where), players)
+            return self._unique(as_list(model, ctx.data, source(ctx), where), players, where)
 
         return self._decide(who, prompt, options, where), element_type(source_type)
 
@@ -175,7 +175,7 @@ class DecisionCompiler(StatementCompiler):
             items = as_list(model, ctx.data, source(ctx), where)
             if len(items) > limit:
                 raise ProgramError(f"{what} choice over more than {limit} items in {where}")
-            return self._unique(arrangements(items), source_type == "list:player")
+            return self._unique(arrangements(items), source_type == "list:player", where)
 
         return self._decide(who, prompt, options, where), source_type
 
@@ -207,7 +207,7 @@ class DecisionCompiler(StatementCompiler):
                     for combination in _combinations(items, k):
                         ctx.tick(where)  # each combination listed is a step of the budget
                         listed.append(combination)
-                options = self._unique(listed, players)
+                options = self._unique(listed, players, where)
                 chosen = _answer(ctx, player, prompt, options, where)
                 return next(list(value) for key, _, value in options if key == chosen)
             return self._one_at_a_time(ctx, player, prompt, items, a, b, players, where)
@@ -236,16 +236,33 @@ class DecisionCompiler(StatementCompiler):
         return [value for _, value in sorted(taken, key=lambda pair: pair[0])]
 
 
-def unique_options(model: Any, values: list[Any], player_labels: bool) -> list[tuple[str, str, Any]]:
-    """The options of a choice: each distinct value once, with its id and label."""
-    seen: set[str] = set()
+def unique_options(model: Any, values: list[Any], player_labels: bool, where: str) -> list[tuple[str, str, Any]]:
+    """The options of a choice: each distinct value once, with its id and label. Two values that differ
+    but share an id (1 and "1", [] and "-") could not both be answered: an error, not an option lost."""
+    seen: dict[str, Any] = {}
     result = []
     for value in values:
         key = option_id(value)
         if key not in seen:
-            seen.add(key)
+            seen[key] = value
             result.append((key, label_of(model, value, player_labels), value))
+        elif not _same_value(seen[key], value):
+            raise ProgramError(f"two options of a choice, {_shown(model, seen[key])} and {_shown(model, value)}, "
+                               f"are both answered '{key}' in {where}")
     return result
+
+
+def _shown(model: Any, value: Any) -> str:
+    return f'"{value}"' if type(value) is str else label_of(model, value)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal, and of one type throughout (1 and true are equal in Python, not here)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _answer(ctx: Ctx, player: int, prompt: str, options: list[tuple[str, str, Any]], where: str) -> str:

@@ -44,7 +44,7 @@ def choice_options(model: Model, source: Callable[[Ctx], Any], where: str,
     """The options of `choose one of LIST` (decisions.c_choose_one)."""
 
     def options(ctx: Ctx) -> list[tuple[str, str, Any]]:
-        return unique_options(model, as_list(model, ctx.data, source(ctx), where), players)
+        return unique_options(model, as_list(model, ctx.data, source(ctx), where), players, where)
 
     return options
 

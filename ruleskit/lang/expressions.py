@@ -64,6 +64,8 @@ class ExpressionCompiler:
         self.current = ""
         self.last_type = ANY
         self.rule_types: dict[str, str] = {}  # a rule's result type, once its body is compiled
+        # The expression being compiled as a list taken element by element (`compile_listed`), if any.
+        self.listing_source: Tree | Token | None = None
 
     def rule_type(self, name: str) -> str:
         """The result type of rule `name`: declared, or inferred from its body ("any" until it is compiled)."""
@@ -103,6 +105,16 @@ class ExpressionCompiler:
                              origin=origin)
 
     # ------------------------------------------------------------- expressions
+
+    def compile_listed(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
+        """An expression whose list is only taken element by element (a loop's or a comprehension's source, an
+        index's base, a parameter's options): `items(...)` and a kind's name give their list there without the
+        step per element that making a list costs elsewhere, since each element taken costs its own."""
+        saved, self.listing_source = self.listing_source, node
+        try:
+            return self.compile_expr(node, scope)
+        finally:
+            self.listing_source = saved
 
     def compile_expr(self, node: Tree | Token, scope: Scope) -> tuple[Fn, str]:
         from lark import Token
@@ -182,9 +194,26 @@ class ExpressionCompiler:
         if name in model.kinds:
             per_player = model.kinds[name].per_player
             if per_player:
-                return (lambda ctx: model.items_of(name, ctx.data["n"])), f"list:{name}"
+                if node is self.listing_source:
+                    return (lambda ctx: model.items_of(name, ctx.data["n"])), f"list:{name}"
+                where = self.where(node)
+
+                def made_for_players(ctx: Ctx) -> list[Any]:
+                    listed: list[Any] = model.items_of(name, ctx.data["n"])
+                    ctx.tick_many(len(listed), where)
+                    return listed
+
+                return made_for_players, f"list:{name}"
             items = model.items_of(name)
-            return (lambda ctx: list(items)), f"list:{name}"
+            if node is self.listing_source:
+                return (lambda ctx: list(items)), f"list:{name}"
+            where = self.where(node)
+
+            def made(ctx: Ctx) -> list[Any]:
+                ctx.tick_many(len(items), where)  # a list made costs its length
+                return list(items)
+
+            return made, f"list:{name}"
         if name in model.player_vars or (name in model.zones and model.zones[name].owner == "player"):
             raise self.error(node, f"'{name}' belongs to each player; write me.{name} or p.{name}")
         if name in model.zones:
@@ -305,7 +334,7 @@ class ExpressionCompiler:
         raise self.error(node, f"kind '{kind}' has no field '{field}'", did_you_mean(field, candidates))
 
     def e_index(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
-        base, base_type = self.compile_expr(node.children[0], scope)
+        base, base_type = self.compile_listed(node.children[0], scope)
         index, _ = self.compile_expr(node.children[1], scope)
         where = self.where(node)
         model = self.model
@@ -350,7 +379,7 @@ class ExpressionCompiler:
         if not spec.min_args <= len(fns) <= spec.max_args:
             expected = str(spec.min_args) if spec.min_args == spec.max_args else f"{spec.min_args}-{spec.max_args}"
             raise self.error(node, f"{name}() takes {expected} argument(s), not {len(fns)}")
-        impl = spec.fn
+        impl = builtins.listed_items if name == "items" and node is self.listing_source else spec.fn
         where = self.where(node)
         result_type = spec.result(types)
 
@@ -380,7 +409,7 @@ class ExpressionCompiler:
 
     def e_comprehension(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         body_node, var_token, source_node, cond_node = node.children
-        source, source_type = self.compile_expr(source_node, scope)
+        source, source_type = self.compile_listed(source_node, scope)
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = element_type(source_type)
@@ -421,7 +450,7 @@ class ExpressionCompiler:
         where = self.where(node)
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.model
-            return (lambda ctx: joined(as_list(model, ctx.data, left(ctx), where),
+            return (lambda ctx: joined(ctx, as_list(model, ctx.data, left(ctx), where),
                                         as_list(model, ctx.data, right(ctx), where), where)), left_type
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
@@ -429,7 +458,7 @@ class ExpressionCompiler:
             def add(ctx: Ctx) -> Any:
                 a, b = left(ctx), right(ctx)
                 if isinstance(a, list) and isinstance(b, list):
-                    return joined(a, b, where)
+                    return joined(ctx, a, b, where)
                 return checked_int(_num(a, where) + _num(b, where), where)
 
             return add, "int" if left_type == "int" and right_type == "int" else ANY
@@ -455,10 +484,16 @@ class ExpressionCompiler:
         op = str(node.children[1])
         right, _ = self.compile_expr(node.children[2], scope)
         where = self.where(node)
-        if op == "==":
-            return (lambda ctx: left(ctx) == right(ctx)), "bool"
-        if op == "!=":
-            return (lambda ctx: left(ctx) != right(ctx)), "bool"
+        if op in ("==", "!="):
+            negated = op == "!="
+
+            def equal(ctx: Ctx) -> bool:
+                a, b = left(ctx), right(ctx)
+                if type(a) is list and type(b) is list:
+                    return same_lists(ctx, a, b, where) != negated
+                return (a == b) != negated
+
+            return equal, "bool"
         compare = _ORDERINGS[op]
 
         def ordered(ctx: Ctx) -> bool:
@@ -531,10 +566,18 @@ def number_value(value: Any, where: str) -> int:
     return value
 
 
-def joined(a: list[Any], b: list[Any], where: str) -> list[Any]:
+def same_lists(ctx: Ctx, a: list[Any], b: list[Any], where: str) -> bool:
+    """`a == b` of two lists: lists of one length are compared element by element, a step each."""
+    if len(a) == len(b):
+        ctx.tick_many(len(a), where)
+    return a == b
+
+
+def joined(ctx: Ctx, a: list[Any], b: list[Any], where: str) -> list[Any]:
     # Doubling a list in a loop would exhaust memory long before the step budget stops it.
     if len(a) + len(b) > MAX_LIST:
         raise ProgramError(f"list too long (more than {MAX_LIST} elements) in {where}")
+    ctx.tick_many(len(a) + len(b), where)  # a list made costs its length
     return a + b
 
 

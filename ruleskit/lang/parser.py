@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # lark is imported when something is parsed: a pack loaded fr
 MAX_SOURCE_CHARS = 200_000
 MAX_NESTING = 60
 MAX_TREE_DEPTH = 200
+# Python compiles at most 20 blocks (loops, try) nested in one function; generated code adds a few of its own.
+MAX_LOOP_NESTING = 12
 
 
 @lru_cache(maxsize=1)
@@ -129,18 +131,25 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
 
 
 def _check_depth(tree: Tree, origin: Origin, shift: int) -> None:
-    """Refuse trees so deep (a chain of thousands of `+`) that compiling or running them would overflow the stack."""
+    """Refuse trees so deep (a chain of thousands of `+`) that compiling or running them would overflow the
+    stack, and `for` loops nested so deep that Python cannot compile the code made of them."""
     from lark import Tree
 
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    stack: list[tuple[Tree, int, int]] = [(tree, 1, 0)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, loops = stack.pop()
         if depth > MAX_TREE_DEPTH:
             line, column = origin.at(*position(node))
             raise LanguageError(f"expression too long or too deeply nested (more than {MAX_TREE_DEPTH} levels)",
                                 file=origin.file, line=line, column=column,
                                 hint="split it with let, or add up a list with sum()")
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+        if node.data == "for_stmt":
+            loops += 1
+            if loops > MAX_LOOP_NESTING:
+                line, column = origin.at(*position(node))
+                raise LanguageError(f"for loops nested more than {MAX_LOOP_NESTING} deep", file=origin.file,
+                                    line=line, column=column, hint="move the inner loops into a procedure")
+        stack.extend((child, depth + 1, loops) for child in node.children if isinstance(child, Tree))
 
 
 def text_at(text: str, pos: int | None) -> str:

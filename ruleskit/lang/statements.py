@@ -123,7 +123,7 @@ class StatementCompiler(ExpressionCompiler):
             if first in model.game_vars:
                 var = model.game_vars[first]
                 bound = bounds_of(var, f"'{first}'", model.item_kind)
-                return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where))),
+                return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where, ctx))),
                         (lambda ctx: ctx.data["v"][first]))
             raise self.error(parts[0], f"cannot set '{first}': not a local or a game variable",
                              did_you_mean(first, scope.all_names() + list(model.game_vars)))
@@ -216,11 +216,11 @@ class StatementCompiler(ExpressionCompiler):
             if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
                 if not 0 <= owner < ctx.data["n"]:
                     raise not_a_player(owner, ctx.data["n"], where)
-                ctx.own("pv", owner)[field] = player_bound(value, where)
+                ctx.own("pv", owner)[field] = player_bound(value, where, ctx)
                 return
             if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
                 bound = item_bounds[model.item_kind[owner]]
-                ctx.own("ev", owner)[field] = bound(value, where)
+                ctx.own("ev", owner)[field] = bound(value, where, ctx)
                 return
             raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
@@ -282,7 +282,7 @@ class StatementCompiler(ExpressionCompiler):
         var_token, source_node, body_node = node.children
         var = str(var_token)
         self._check_local_name(var, var_token)
-        source, source_type = self.compile_expr(source_node, scope)
+        source, source_type = self.compile_listed(source_node, scope)
         inner = scope.child()
         inner.names[var] = element_type(source_type)
         body = self.compile_block(body_node, inner)
@@ -497,24 +497,26 @@ class StatementCompiler(ExpressionCompiler):
     def s_log_stmt(self, node: Tree, scope: Scope) -> Fn:
         value, _ = self.compile_expr(node.children[0], scope)
         model = self.model
+        where = self.where(node)
 
         def run(ctx: Ctx) -> None:
             shown = value(ctx)
-            ctx.messages.append(shown if isinstance(shown, str) else label_of(model, shown))
+            ctx.say(shown if isinstance(shown, str) else label_of(model, shown), where)
 
         return run
 
 
-def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> Callable[[Any, str], Any]:
+def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> Callable[[Any, str, Ctx], Any]:
     """Check a value written to a var against its type, and apply its bounds: the cap may discard, the floor
-    may forbid. A value of the wrong type is an error where it is written, not a surprise later."""
+    may forbid. A value of the wrong type is an error where it is written, not a surprise later. Called as
+    `bound(value, where, ctx)`: a list written costs a step for each element its check walks."""
     if var is None:
-        return lambda value, where: value
+        return lambda value, where, ctx: value
     if var.type != "int":
         return _type_check(var.type, what, item_kind or {})
     low, high = var.min, var.max
 
-    def bound(value: Any, where: str) -> Any:
+    def bound(value: Any, where: str, ctx: Ctx) -> Any:
         if not isinstance(value, int) or isinstance(value, bool):
             raise ProgramError(f"{what} takes numbers, not {value!r} in {where}")
         if high is not None and value > high:
@@ -534,8 +536,10 @@ MAX_VALUE_DEPTH = 16
 MAX_VALUE_SIZE = 100_000
 
 
-def _small_enough(value: list[Any]) -> bool:
-    """A list kept in a var: at most 16 lists deep and 100,000 elements in all, so copies stay cheap and safe."""
+def _small_enough(value: list[Any], ctx: Ctx, where: str) -> bool:
+    """A list kept in a var: at most 16 lists deep and 100,000 elements in all, so copies stay cheap and safe.
+    Each list's elements walked cost a step each, before they are walked: writing a long list in a loop
+    would otherwise be one step for a walk of thousands."""
     size, pending = 0, [(value, 1)]
     while pending:
         items, depth = pending.pop()
@@ -544,14 +548,15 @@ def _small_enough(value: list[Any]) -> bool:
         size += len(items)
         if size > MAX_VALUE_SIZE:
             return False
+        ctx.tick_many(len(items), where)
         pending.extend((item, depth + 1) for item in items if isinstance(item, list))
     return True
 
 
-def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str], Any]:
+def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str, Ctx], Any]:
     is_kind = type_name in set(item_kind.values())
 
-    def refuse(value: Any, where: str) -> Any:
+    def refuse(value: Any, where: str, ctx: Ctx) -> Any:
         if isinstance(value, list):
             raise ProgramError(f"{what} cannot hold a list more than {MAX_VALUE_DEPTH} deep or of more than "
                                f"{MAX_VALUE_SIZE} elements in all, in {where}")
@@ -559,26 +564,26 @@ def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callabl
 
     # One check per type, its test written in it: a var is written far more often than it is declared.
     if type_name == "bool":
-        def check(value: Any, where: str) -> Any:
-            return value if isinstance(value, bool) else refuse(value, where)
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
+            return value if isinstance(value, bool) else refuse(value, where, ctx)
     elif type_name == "player":
-        def check(value: Any, where: str) -> Any:
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
             if value is None or (isinstance(value, int) and not isinstance(value, bool)):
                 return value
-            return refuse(value, where)
+            return refuse(value, where, ctx)
     elif type_name == "str":
-        def check(value: Any, where: str) -> Any:
-            return value if value is None or isinstance(value, str) else refuse(value, where)
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
+            return value if value is None or isinstance(value, str) else refuse(value, where, ctx)
     elif type_name.startswith("list"):
-        def check(value: Any, where: str) -> Any:
-            return value if isinstance(value, list) and _small_enough(value) else refuse(value, where)
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
+            return value if isinstance(value, list) and _small_enough(value, ctx, where) else refuse(value, where, ctx)
     elif is_kind:
-        def check(value: Any, where: str) -> Any:
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
             if value is None or (isinstance(value, str) and item_kind.get(value) == type_name):
                 return value
-            return refuse(value, where)
+            return refuse(value, where, ctx)
     else:
-        def check(value: Any, where: str) -> Any:
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
             return value
 
     return check

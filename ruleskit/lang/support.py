@@ -17,7 +17,7 @@ from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
-from .expressions import joined, not_a_player, not_in_game, number_value
+from .expressions import joined, not_a_player, not_in_game, number_value, same_lists
 from .values import as_list, checked_int, label_of, option_id
 
 # The closure backend's own checks, under the names the generated code calls.
@@ -25,9 +25,22 @@ need_int = number_value
 checked = checked_int
 
 
-def add(a: Any, b: Any, where: str) -> Any:
+def equal_values(ctx: Ctx, a: Any, b: Any, where: str) -> bool:
+    """`a == b`: two lists compared element by element, a step each (`same_lists`)."""
+    if type(a) is list and type(b) is list:
+        return same_lists(ctx, a, b, where)
+    return bool(a == b)
+
+
+def plus(ctx: Ctx, a: Any, b: Any, where: str) -> Any:
+    """`a + b` of values the code does not know to be numbers: two lists joined, or two numbers added."""
     if isinstance(a, list) and isinstance(b, list):
-        return joined(a, b, where)
+        return joined(ctx, a, b, where)
+    return checked(need_int(a, where) + need_int(b, where), where)
+
+
+def add(a: Any, b: Any, where: str) -> int:
+    """`a + b` where one side is surely a number (or `x += n`): numbers only."""
     return checked(need_int(a, where) + need_int(b, where), where)
 
 
@@ -230,7 +243,7 @@ def zone_room(ctx: Ctx, where: str, ref: ZoneRef) -> int:
     """`free(zone)` of a zone the code names (so surely a zone): the room left, with `call_builtin1`'s error
     for a capacity that pack code works out to something that is not a number."""
     try:
-        return zone_ops.free(ctx, ref)
+        return zone_ops.free(ctx, ref, where)
     except (TypeError, ValueError):
         raise _cannot_take(ctx, "free", where, (ref,)) from None
 
@@ -265,16 +278,20 @@ def call_builtin3(impl: Callable[..., Any], name: str, ctx: Ctx, where: str, a: 
 # the code was made), and on lists it has just built: the same results and steps as the builtins.
 
 def zone_count(data: dict[str, Any], ref: ZoneRef) -> int:
-    content = data["z"][ref.key]
-    return len(content) - content.count(None)
+    """`count` of a stack: its length (a stack holds no none)."""
+    return len(data["z"][ref.key])
 
 
 def zone_amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
+    """`count(zone, item)` of a stack or a row: a step for each piece compared, as `zones.amount`."""
     if type(item) is list:
         _charge_list(ctx, item, where)
     content = ctx.data["z"][ref.key]
     if item is None:
-        return len(content) - content.count(None)
+        return zone_ops.held(ctx, ref, where)
+    if content:
+        ctx.steps += len(content) - 1
+        ctx.tick(where)
     return content.count(item)
 
 
@@ -293,8 +310,8 @@ def zone_first(data: dict[str, Any], ref: ZoneRef) -> Any:
 
 
 def zone_free(data: dict[str, Any], ref: ZoneRef, capacity: int) -> int:
-    content = data["z"][ref.key]
-    return capacity - (len(content) - content.count(None))
+    """`free` of a stack whose pieces take one place each."""
+    return capacity - len(data["z"][ref.key])
 
 
 # The same reads of a zone named as `owner.zone`, given the zone's table of keys by owner (made when
@@ -313,7 +330,7 @@ def owned_count(data: dict[str, Any], keys: dict[Any, str], name: str, owner: An
         content = data["z"][keys[owner]]
     except (KeyError, TypeError):
         content = data["z"][owned_key(keys, name, owner, message)]
-    return len(content) - content.count(None)
+    return len(content)
 
 
 def owned_list(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None) -> list[Any]:
@@ -331,7 +348,7 @@ def owned_free(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any
         content = data["z"][keys[owner]]
     except (KeyError, TypeError):
         content = data["z"][owned_key(keys, name, owner, message)]
-    return capacity - (len(content) - content.count(None))
+    return capacity - len(content)
 
 
 def owned_index(data: dict[str, Any], keys: dict[Any, str], name: str, owner: Any, message: str | None, i: Any,
@@ -424,12 +441,12 @@ def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, i
     if isinstance(owner, int) and not isinstance(owner, bool) and player_bound is not None:
         if not 0 <= owner < ctx.data["n"]:
             raise not_a_player(owner, ctx.data["n"], where)
-        ctx.own("pv", owner)[field] = player_bound(value, where)
+        ctx.own("pv", owner)[field] = player_bound(value, where, ctx)
         return
     model = ctx.model
     if isinstance(owner, str) and model.item_kind.get(owner) in item_bounds:
         bound = item_bounds[model.item_kind[owner]]
-        ctx.own("ev", owner)[field] = bound(value, where)
+        ctx.own("ev", owner)[field] = bound(value, where, ctx)
         return
     raise ProgramError(f"{label_of(model, owner)} has no variable '{field}' in {where}")
 
@@ -579,6 +596,15 @@ def seat_list(data: dict[str, Any]) -> list[int]:
     return _SEATS[n] if 0 <= n < len(_SEATS) else list(range(n))
 
 
+def made(ctx: Ctx, items: list[Any], where: str) -> list[Any]:
+    """A list made from a zone or a kind (`items(...)`, a kind's name) as a value: a step for each element,
+    as `builtins.items` and the closures of a kind's name count them."""
+    if items:
+        ctx.steps += len(items) - 1
+        ctx.tick(where)
+    return items
+
+
 def copy_list(items: list[Any]) -> list[Any]:
     return list(items)
 
@@ -617,9 +643,9 @@ def answered(ctx: Ctx, asked: Suspend) -> Any:
 
 
 NAMES: dict[str, Any] = {
-    "need_int": need_int, "checked": checked, "joined": joined, "add": add, "add_numbers": add_numbers, "subtract": subtract,
+    "need_int": need_int, "checked": checked, "joined": joined, "same_lists": same_lists, "equal_values": equal_values, "plus": plus, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "list": list, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
@@ -627,7 +653,7 @@ NAMES: dict[str, Any] = {
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "charge_at_once": charge_at_once, "charged_twice": charged_twice, "all": all, "any": any, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,
     "each": each, "ticked": ticked, "charged": charged, "charged_any": charged_any, "loop_items": loop_items,
-    "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
+    "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "made": made, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 STEP_BUDGET = 200_000
 MAX_DEPTH = 48
+# The most `say` messages one job may add: each is a step, and a loop of them within the budget would
+# otherwise keep hundreds of megabytes of text.
+MAX_MESSAGES = 10_000
 # The local that a generated rule, procedure or hook sets to where it is written once it has begun:
 # error messages name the running definitions by finding it in the Python frames (see `running`).
 FRAME_LOCAL = "FRAME"
@@ -182,6 +185,14 @@ class Ctx:
         data.update(saved)
         data["flow"] = flow
         self.owned.clear()
+
+    def say(self, text: str, where: str) -> None:
+        """Add a message to the job's (`say`), up to `MAX_MESSAGES` of them."""
+        if len(self.messages) >= MAX_MESSAGES:
+            from ..errors import ProgramError
+
+            raise ProgramError(f"more than {MAX_MESSAGES} messages said in one decision, in {where}")
+        self.messages.append(text)
 
     def tick(self, where: str) -> None:
         self.steps += 1

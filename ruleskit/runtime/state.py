@@ -78,8 +78,26 @@ def reported(exc: BaseException) -> BaseException:
     if isinstance(exc, ProgramError | BudgetExceeded):
         return locate(type(exc)(exc.message))
     if isinstance(exc, RecursionError):
-        return BudgetExceeded("programs nested too deeply")
+        where = _innermost_where(exc)
+        return locate(BudgetExceeded("programs nested too deeply" + (f" in {where}" if where else "")))
     return exc
+
+
+def _innermost_where(exc: BaseException) -> str | None:
+    """Where in the pack the deepest code running when `exc` was raised is: the location a generated
+    definition (`FRAME`) or a closure of the reference backend (`where`) holds."""
+    frames = []
+    trace = exc.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    for frame in reversed(frames):
+        names = frame.f_locals
+        for name in ("FRAME", "where"):
+            value = names.get(name)
+            if isinstance(value, str) and value.endswith(")") and ":" in value:
+                return value
+    return None
 
 
 def raise_reported(exc: BaseException) -> NoReturn:
@@ -167,6 +185,15 @@ class State:
         data = initial_data(game, players, seed, options)
         state = cls(game, data, None, [])
         state._run({"kind": "setup"}, [], data, None)
+        return state
+
+    @classmethod
+    def setup_answered(cls, game: Game, base: dict[str, Any], answers: list[str],
+                       reseed: dict[str, int] | None = None) -> State:
+        """The state the setup reaches from `base` (the game's data before setup) given these answers to its
+        decisions in turn: where a saved game paused in its setup must stand (`validation`)."""
+        state = cls(game, base, None, [])
+        state._run({"kind": "setup"}, list(answers), base, None, 0, reseed)
         return state
 
     # ------------------------------------------------------------- queries
@@ -523,6 +550,9 @@ class State:
                 data = json.loads(data)
             except json.JSONDecodeError as exc:
                 raise PackError(f"saved state is not JSON: {exc}") from None
+            except (RecursionError, ValueError) as exc:  # nested past the parser's depth, a number too long
+                reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+                raise PackError(f"saved state is not usable JSON: {reason}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise PackError("not a saved ruleskit state (format mismatch)")
         if data.get("hash") != game.content_hash:

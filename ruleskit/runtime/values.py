@@ -46,10 +46,31 @@ def label_of(model: Model, value: Any, player_type: bool = False) -> str:
         data = model.item_data.get(value)
         return str(data["name"]) if data else value
     if isinstance(value, list):
-        return ", ".join(label_of(model, v, player_type) for v in value) if value else "nothing"
+        return _list_label(model, value, player_type, MAX_LABEL) if value else "nothing"
     if isinstance(value, ZoneRef):
         return value.key
     return str(value)
+
+
+# The longest label of a list, about: a list of 80,000 numbers said in a loop would otherwise make
+# megabytes of text a step.
+MAX_LABEL = 2000
+
+
+def _list_label(model: Model, value: list[Any], player_type: bool, room: int) -> str:
+    """The elements' labels joined, stopping (with a count of the rest) once `room` characters are used."""
+    parts: list[str] = []
+    used = 0
+    for index, element in enumerate(value):
+        if isinstance(element, list):
+            text = _list_label(model, element, player_type, room - used) if element else "nothing"
+        else:
+            text = label_of(model, element, player_type)
+        parts.append(text)
+        used += len(text) + 2
+        if used > room and index + 1 < len(value):
+            return ", ".join(parts) + f", ... ({len(value) - index - 1} more)"
+    return ", ".join(parts)
 
 
 def checked_int(value: int, where: str) -> int:

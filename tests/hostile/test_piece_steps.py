@@ -47,6 +47,11 @@ type = "row"
 of = "card"
 slots = 50
 
+[zones.bank]
+type = "pool"
+of = "card"
+start = { c0 = 60, c1 = 40 }
+
 [board]
 nodes = "card"
 edges = [%(edges)s]
@@ -54,6 +59,10 @@ edges = [%(edges)s]
 [vars.rounds]
 type = "int"
 max = 10000
+
+[vars.kept]
+type = "list"
+start = []
 
 [stages.main]
 
@@ -83,12 +92,12 @@ score = "0"
 # element of `range(rounds)` it takes (a list made costs its length)
 BODIES = {
     "shuffle": ("shuffle deck", CARDS),
-    "move a list": ("move items(deck) from deck to pile\nmove items(pile) from pile to deck", 2 * CARDS),
+    "move a list": ("move items(deck) from deck to pile\nmove items(pile) from pile to deck", 4 * CARDS),
     "draw many": (f"draw {CARDS} from deck to pile\ndraw {CARDS} from pile to deck", 2 * CARDS),
     "draw into itself": (f"draw {CARDS + 50} from deck to deck", 50),
     "draw past the end": (f"draw {3 * CARDS} from deck to pile\ndraw {3 * CARDS} from pile to deck", 2 * CARDS),
-    "shuffled": ("let order = shuffled(items(deck))", 1 + CARDS),
-    "sample": ("let some = sample items(deck), 3", 1 + CARDS),
+    "shuffled": ("let order = shuffled(items(deck))", 1 + 2 * CARDS),
+    "sample": ("let some = sample items(deck), 3", 1 + 2 * CARDS),
     "range": ("let numbers = range(100)", 1 + 100),
     "a loop over a range": ("for j in range(100) {\n}", 1 + 100 + 100),
     "edges": ("let all = edges()", 1 + (CARDS - 1)),
@@ -96,6 +105,31 @@ BODIES = {
     "adjacent": ("let near = adjacent(\"c0\")", 1 + (CARDS - 1)),
     "neighbours": ("let near = neighbours(\"c0\")", 1 + (CARDS - 1)),
     "slots": ("let places = slots(row)", 1 + 50),
+    # A zone's pieces or a kind's items made into a list cost a step each (the list made), unless a loop, a
+    # comprehension, an index or a parameter takes them element by element, each element taken costing one.
+    "items as a value": ("let all = items(deck)", 1 + CARDS),
+    "items of a pool": ("let all = items(bank)", 1 + 100),
+    "sort of a pool": ("let all = sort(bank)", 1 + 100),
+    "first of a pool": ("let one = first(bank)", 1 + 100),
+    "first and last of a stack": ("\n".join(f"let one{k} = first(deck)\nlet other{k} = last(deck)" for k in range(10)),
+                                  20),
+    "count of a stack": ("\n".join(f"let n{k} = count(deck)" for k in range(20)), 20),
+    # a pool's table has an entry for each item of its kind, 100 here: reading it whole costs a step for each
+    "count of a pool": ("let n = count(bank)", 1 + CARDS),
+    "used of a pool, and free of one with no capacity": ("let n = used(bank)\nlet m = free(bank)", 2 + CARDS),
+    "an item in a stack": ("let found = \"c3\" in deck\nlet n = count(deck, \"c4\")", 2 + 2 * CARDS),
+    "an item in a pool": ("\n".join(f"let n{k} = count(bank, \"c1\")" for k in range(20)), 20),
+    "a long list written to a var": ("set kept = range(100)\nset kept = kept", 2 + 100 + 100 + 100),
+    "a list in a list written to a var": ("set kept = [range(50), range(50)]", 1 + 100 + 2 + 100),
+    "count of items": ("let n = count(items(deck))", 1 + 2 * CARDS),
+    "a kind's name": ("let all = card", 1 + CARDS),
+    "an index": ("\n".join(f"let one{k} = items(deck)[5]\nlet other{k} = card[7]" for k in range(10)), 20),
+    "a comprehension over items": ("let all = [c for c in items(deck)]", 1 + CARDS),
+    "a comprehension over a kind": ("let all = [c for c in card if c != \"c3\"]", 1 + CARDS),
+    "a loop over items": ("for c in items(deck) {\n}", 1 + CARDS),
+    "a loop over a kind": ("for c in card {\n}", 1 + CARDS),
+    "lists joined": ("let both = items(deck) + card", 1 + 4 * CARDS),
+    "a flattened list": ("let all = flatten([items(deck), items(deck)])", 1 + 2 * CARDS + 2 + 2 * CARDS),
 }
 
 
