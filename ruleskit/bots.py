@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .digits import plain_digits
 from .errors import PackError, RulesError, did_you_mean
 from .game import Game
 from .mcts import MCTSBot
@@ -86,7 +87,7 @@ class GreedyBot:
     def __init__(self, game: Game, seed: int, samples: int | str = 1) -> None:
         self.rng = random.Random(seed)
         if isinstance(samples, str):
-            if not samples.isdigit() or int(samples) < 1:
+            if not plain_digits(samples) or int(samples) < 1:
                 raise PackError(f"greedy takes a number of samples (greedy:3), not '{samples}'")
             samples = int(samples)
         self.samples = samples

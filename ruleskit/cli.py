@@ -49,6 +49,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(clean(str(exc), newlines=True), file=sys.stderr)
         return 1
+    except OSError as exc:  # a file or folder named on the command line that cannot be read or written
+        from .safetext import clean
+
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(clean(f"error: {where}{exc.strerror or exc}", newlines=True), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

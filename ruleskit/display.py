@@ -18,6 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .digits import plain_digits
 from .errors import PackError, did_you_mean
 from .safetext import clean
 
@@ -198,7 +199,7 @@ class Display:
                 rows.append((self.label(name), self.value(value, self.model.game_vars[name].type == "player")))
         for key, content in view["zones"].items():
             name, _, owner = key.partition("@")
-            if owner.isdigit() or self._hidden(name):
+            if plain_digits(owner) or self._hidden(name):
                 continue  # players' zones are in the players' table
             label = self.label(name) if not owner else f"{self.item(owner)}: {self.label(name)}"
             rows.append((label, self.zone(name, content)))

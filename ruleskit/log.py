@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .atomic import write_text_atomically
 from .errors import IllegalAction, PackError, ReplayMismatch
 from .game import Game, load
 from .limits import MAX_LOG_LINE_BYTES
@@ -60,9 +61,9 @@ def log_lines(state: State, options: dict[str, Any] | None = None) -> list[dict[
 
 
 def write_log(state: State, path: str | Path, options: dict[str, Any] | None = None) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        for line in log_lines(state, options):
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+    """The game's log, written whole or not at all (an existing file is left as it was if writing fails)."""
+    write_text_atomically(path, "".join(json.dumps(line, separators=(",", ":")) + "\n"
+                                        for line in log_lines(state, options)))
 
 
 def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -149,12 +150,28 @@ def check_log_entry(entry: dict[str, Any]) -> None:
         raise InvalidData("$.type", f"unknown log line type {kind!r}")
 
 
+def read_header(path: str | Path) -> dict[str, Any]:
+    """A log's header line, read without the rest of the log."""
+    header = next(iter_log(path), None)
+    if header is None or header["type"] != "header":
+        raise PackError("a log must start with a header line", file=str(path),
+                        line=1 if header is None else header["_line"])
+    return header
+
+
+def _after_the_result(entry: dict[str, Any], name: str) -> PackError:
+    return PackError("nothing may follow the result line", file=name, line=entry["_line"])
+
+
 def read_log(path: str | Path, limit: int = 1_000_000) -> list[dict[str, Any]]:
-    """A whole log (at most `limit` lines), starting with its header."""
+    """A whole log (at most `limit` lines), starting with its header and ending, if the game ended, with its
+    result."""
     lines: list[dict[str, Any]] = []
     for entry in iter_log(path):
         if not lines and entry["type"] != "header":
             raise PackError("a log must start with a header line", file=str(path), line=entry["_line"])
+        if lines and lines[-1]["type"] == "result":
+            raise _after_the_result(entry, str(path))
         lines.append(entry)
         if len(lines) > limit:
             raise PackError(f"more than {limit} lines", file=str(path), line=entry["_line"])
@@ -218,8 +235,11 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
     game = log_game(header, name, game)
     players, seed, options = log_start(header, game, name)
     state = game.new_game(players=players, seed=seed, options=options)
+    ended = False
     for entry in lines:
         line = entry["_line"]
+        if ended:  # a log ends at its result: lines copied after it would be read for nothing
+            raise _after_the_result(entry, name)
         if entry["type"] == "setup":
             _same_chance(state.history[0]["chance"], entry.get("chance", []), name, line)
         elif entry["type"] == "decision":
@@ -234,6 +254,7 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
             if state.result != recorded:
                 raise ReplayMismatch(f"result differs: replay gave {state.result}, log has {recorded}",
                                      file=name, line=line)
+            ended = True
         else:
             raise PackError(f"a second header at line {line}", file=name, line=line)
     return state

@@ -22,7 +22,9 @@ from rich.columns import Columns
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from .atomic import write_text_atomically
 from .bots import Bot, derive_seed, make_bot, out_of_turn_choice
+from .digits import plain_digits
 from .display import Display
 from .errors import IllegalAction, PackError
 from .game import Game
@@ -205,7 +207,7 @@ class PlaySession:
     def out_of_turn(self, text: str, decider: int) -> None:
         """A human who is not to decide takes one of their `anytime` actions; then the decider goes on."""
         humans = [p + 1 for p in self.humans if p != decider]
-        if not text.isdigit() or int(text) - 1 not in self.humans or int(text) - 1 == decider:
+        if not plain_digits(text) or int(text) - 1 not in self.humans or int(text) - 1 == decider:
             others = ", ".join(str(n) for n in humans) or "none"
             self.console.print(plain(f"Act out of turn as another human player: as N (N: {others})."))
             return
@@ -262,7 +264,7 @@ class PlaySession:
 
     def pick(self, text: str, player: int) -> Action | None:
         actions = self.state.legal_actions(player)
-        if text.isdigit():
+        if plain_digits(text):
             number = int(text)
             if 1 <= number <= len(actions):
                 return actions[number - 1]
@@ -370,4 +372,4 @@ def _visible_items(state: State, viewer: int) -> set[str]:
 
 def save_game(state: State, seats: list[str], path: str | Path) -> None:
     data = {"format": SAVE_FORMAT, "ref": pack_ref(state.game), "seats": seats, "state": state.to_json()}
-    Path(path).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    write_text_atomically(path, json.dumps(data, separators=(",", ":")))

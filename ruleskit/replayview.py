@@ -13,8 +13,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from .digits import plain_digits
 from .display import Display
-from .log import read_log, replay
+from .log import read_header, replay
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
@@ -32,7 +33,7 @@ def replay_states(path: str | Path, progress: Callable[[int, int], None] | None 
     `pack` is the pack folder the log was written with; a built-in pack is found from the log itself.
     """
     final = replay(path, pack)
-    header = read_log(path)[0]
+    header = read_header(path)
     game = final.game
     state = game.new_game(players=final.players, seed=final.raw["seed"], options=header.get("options") or None)
     states, labels = [state.clone()], [""]
@@ -130,11 +131,11 @@ class ReplayViewer:
             return 0
         if command in ("last", "end"):
             return self.last
-        if command in ("g", "go", "goto") and rest.isdigit():
+        if command in ("g", "go", "goto") and plain_digits(rest):
             return min(int(rest), self.last)
-        if command.isdigit():
+        if plain_digits(command):
             return min(int(command), self.last)
-        if command == "seat" and rest.isdigit() and 1 <= int(rest) <= self.states[0].players:
+        if command == "seat" and plain_digits(rest) and 1 <= int(rest) <= self.states[0].players:
             self.seat = int(rest) - 1
             return self.step
         if command == "all":

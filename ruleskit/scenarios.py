@@ -28,6 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .digits import plain_digits
 from .errors import IllegalAction, PackError, did_you_mean
 from .game import Game, load
 from .limits import MAX_INT_DIGITS
@@ -35,7 +36,7 @@ from .model import Model
 from .resources import builtin_packs
 from .runtime.state import State
 from .tomlfile import TomlDoc, read_toml
-from .validation import InvalidData, check_data, check_options
+from .validation import InvalidData, check_data, check_deciders_can_act, check_options
 
 TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "players_vars", "items", "zones",
             "blocked", "flow", "rolls", "description",
@@ -97,6 +98,12 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
         section = {"v": "vars", "pv": "players_vars", "ev": "items", "z": "zones", "script": "rolls"}.get(keys[0], keys[0]) if keys else ""
         raise doc.error((section,) + keys[1:2], f"the scenario's state does not fit the pack: {exc.message}",
                         exc.hint) from None
+    if state.result is None:
+        try:  # as a save is refused for it: the engine never stops where the player to decide cannot act
+            check_deciders_can_act(game, state.data, "$")
+        except InvalidData as exc:
+            where = next((key for key in ("flow", "zones", "vars", "players_vars", "items") if key in doc.data), "")
+            raise doc.error((where,) if where else (), f"the scenario's state cannot go on: {exc.message}") from None
     _play(doc, state, "then", only_pending=False)
     return state
 
@@ -194,7 +201,7 @@ def _set_vars(doc: TomlDoc, state: State, model: Model) -> None:
 def _set_player_vars(doc: TomlDoc, state: State, model: Model) -> None:
     for index, values in _table(doc, ("players_vars",)).items():
         keypath = ("players_vars", index)
-        if not index.isdigit() or int(index) >= state.players:
+        if not plain_digits(index) or int(index) >= state.players:
             raise doc.error(keypath, f"players_vars.{index}: players count from 0 to {state.players - 1}")
         if not isinstance(values, dict):
             raise doc.error(keypath, f"[players_vars.{index}] should be a table of player vars")

@@ -12,6 +12,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from .digits import plain_digits
 from .display import Display
 from .model import edge_key
 
@@ -130,7 +131,7 @@ class Tableau:
                 rows.append({"label": self.display.label(name), "value": self.display.value(value, player_type)})
         for key, content in view["zones"].items():
             name, _, owner = key.partition("@")
-            if owner.isdigit() or self.hidden(name):
+            if plain_digits(owner) or self.hidden(name):
                 continue  # players' zones go with the players
             label = self.display.label(name) if not owner else f"{self.display.item(owner)}: {self.display.label(name)}"
             rows.append({"label": label, "zone": self.zone(name, content)})

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .digits import plain_digits
 from .errors import PackError
 from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_ZONE_ITEMS
 
@@ -189,10 +190,10 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
             # phase's `on_enter` comes before), and never in one where nobody takes a turn.
             raise InvalidData(_at(_at(_at(path, "data"), "flow"), "order"),
                               "no seat takes a turn, and the game is not over")
-        _check_deciders_can_act(game, table["data"], _at(path, "data"))
+        check_deciders_can_act(game, table["data"], _at(path, "data"))
 
 
-def _check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
+def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
     """Each player the saved state waits for has a legal action, as the engine leaves every state it stops at
     (a player who cannot act is passed over): otherwise the game could not go on from it."""
     from .errors import RulesError
@@ -352,7 +353,7 @@ def check_flow(game: Game, flow: Any, players: int, path: str) -> None:
         where = _at(_at(path, "usage"), scope)
         for key, count in check_table(where, counts).items():
             name, _, seat = key.partition("@")
-            if name not in game.actions or (scope == "game") != bool(seat) or (seat and not seat.isdigit()):
+            if name not in game.actions or (scope == "game") != bool(seat) or (seat and not plain_digits(seat)):
                 raise InvalidData(_at(where, key), "not an action of the pack" +
                                   (" with a seat (name@seat)" if scope == "game" else ""))
             check_int(_at(where, key), count, 0)
@@ -366,9 +367,11 @@ def _check_simul(game: Game, simul: Any, players: int, path: str) -> None:
         check_seat(_at(_at(path, "players"), index), seat, players)
     if len(set(seats)) != len(seats):
         raise InvalidData(_at(path, "players"), "a seat appears twice")
+    if not seats:  # a round of secret picks that nobody makes: the engine never leaves one open
+        raise InvalidData(_at(path, "players"), "a round of secret picks with no player choosing")
     for seat, pick in check_table(_at(path, "picks"), table["picks"]).items():
         where = _at(_at(path, "picks"), seat)
-        if not seat.isdigit() or int(seat) not in seats:
+        if not plain_digits(seat) or int(seat) not in seats:
             raise InvalidData(where, "a pick by a seat that is not choosing")
         pick = check_table(where, pick)
         check_keys(where, pick, ("action", "args"))
@@ -431,7 +434,7 @@ def check_pending(game: Game, pending: Any, players: int, path: str) -> None:
     check_data(game, table["base"], _at(path, "base"))
     job = check_table(_at(path, "job"), table["job"])
     kind = job.get("kind")
-    if kind not in JOB_KINDS:
+    if not isinstance(kind, str) or kind not in JOB_KINDS:
         raise InvalidData(_at(_at(path, "job"), "kind"), f"unknown job kind {_short(kind)}")
     if kind == "setup":
         check_keys(_at(path, "job"), job, ("kind",))
@@ -457,17 +460,24 @@ def check_pending(game: Game, pending: Any, players: int, path: str) -> None:
         check_seat(_at(_at(path, "reseed"), "viewer"), reseed["viewer"], players)
         check_int(_at(_at(path, "reseed"), "seed"), reseed["seed"])
         check_int(_at(_at(path, "reseed"), "after"), reseed["after"], 0)
-    if kind != "setup":
-        _rerun_job(game, table, path)
+    _rerun_job(game, table, path)
 
 
 def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
-    """Offer the job at its base and answer it again: it must reach the same decision."""
+    """Offer the job at its base (or run the setup from it) and answer it again: it must reach the same
+    decision, with the same options."""
     from .errors import RulesError
     from .runtime.data import copy_data
     from .runtime.state import State
 
     job = pending["job"]
+    if job["kind"] == "setup":
+        try:
+            probe = State.setup_answered(game, copy_data(pending["base"]), pending["answers"], pending.get("reseed"))
+        except RulesError as exc:
+            raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
+        _same_decision(probe.pending, pending, path)
+        return
     probe = State(game, copy_data(pending["base"]), None, [])
     try:
         offered = [a for a in probe.legal_actions(job["player"])
@@ -484,7 +494,10 @@ def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
         raise
     except RulesError as exc:
         raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
-    reached = probe.pending
+    _same_decision(probe.pending, pending, path)
+
+
+def _same_decision(reached: dict[str, Any] | None, pending: dict[str, Any], path: str) -> None:
     # Options are compared as a set: their order follows the order of keys in the saved data, which a
     # JSON writer may have sorted.
     if (reached is None or reached["player"] != pending["player"] or reached["prompt"] != pending["prompt"]

@@ -52,15 +52,22 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots import seat_bots
     from ..compare import compare
+    from ..errors import PackError
     from ..game import load
 
     if args.plot:
         from ..plots import check_plot_path
 
         check_plot_path(args.plot)
+    from ..outputs import check_output_file
+
+    if args.json and args.json != "-":
+        check_output_file(args.json, "--json")
     base, variant = load(args.base), load(args.variant)
     low, high = max(base.min_players, variant.min_players), min(base.max_players, variant.max_players)
     players = args.players if args.players is not None else max(low, min(4, high))
+    if not low <= players <= high:  # before a bot is named for each of them
+        raise PackError(f"both packs are played by {low}-{high} players, not {players}")
     bots = seat_bots(args.bots.split(","), players)
     workers = min(args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1)), args.games)
     progress = Progress(TextColumn("playing both packs"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -21,7 +21,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def run(args: argparse.Namespace) -> int:
     from ..game import load
+    from ..outputs import check_output_file
 
+    if args.out:
+        check_output_file(args.out, "--out")
     game = load(args.pack, backend="compiled")
     code = game.code
     if args.out:

@@ -35,10 +35,13 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import check_bot_names
     from ..errors import PackError
     from ..game import load
+    from ..outputs import check_output_file
     from ..play import HUMAN, PlaySession
     from ..saves import load_saved
     from ..scenarios import load_scenario
 
+    if args.log:  # checked now, not when the game is over and its log would be lost
+        check_output_file(args.log, "--log")
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if seats is not None:
         check_bot_names([s for s in seats if s != HUMAN])

@@ -28,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
             print("# pass --out DIR to write both schemas; pack.toml's schema follows", flush=True)
         print(json.dumps(schemas()[name], indent=2, ensure_ascii=False))
         return 0
+    from ..outputs import check_output_folder
+
+    check_output_folder(args.out, "--out")
     for path in write_schemas(args.out):
         print(f"wrote {path}")
     return 0

@@ -12,6 +12,16 @@ NAME = "serve"
 HELP = "Play a pack in a web browser (hot-seat, bots, a page per seat), or replay a log with --log."
 
 
+def port_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not '{text}'") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", nargs="?",
                         help="pack or variant folder, or a built-in pack name (with --log: the folder of the log's "
@@ -19,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--log", metavar="LOG", help="replay this JSON Lines game log instead of playing")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=port_int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players of the first game (default: the number of seats, else the minimum)")
     parser.add_argument("--seats", default=None,
@@ -42,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import check_bot_names
     from ..game import load
     from ..play import HUMAN
-    from ..web.lobby import Lobby
+    from ..web.lobby import MAX_SEED, Lobby
     from ..web.replay import LogReplay
+    from ..web.table import Refusal
 
     if args.log:
         app = replay_app(LogReplay(args.log, args.pack))  # PACK names the folder of a log's pack
@@ -54,10 +65,18 @@ def run(args: argparse.Namespace) -> int:
         seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
         if seats is not None:
             check_bot_names([s for s in seats if s != HUMAN])
-        lobby = Lobby(load(args.pack), args.players, seats, args.seed, args.scenario)
+        if not 0 <= args.seed <= MAX_SEED:
+            raise PackError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {args.seed}")
+        game = load(args.pack)
+        if args.players is not None and not game.min_players <= args.players <= game.max_players:
+            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {args.players}")
+        lobby = Lobby(game, args.players, seats, args.seed, args.scenario)
         if args.players is not None and seats is not None and len(seats) != args.players:
             raise PackError(f"--seats names {len(seats)} seats for {args.players} players")
-        lobby.start()
+        try:
+            lobby.start()
+        except Refusal as exc:
+            raise PackError(str(exc)) from None
         app = play_app(lobby)
         path = f"/host/{lobby.host_token}"
     sock = _listen(args.host, args.port)

@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..bots import seat_bots
+    from ..errors import PackError
     from ..game import load
     from ..report import print_summary
     from ..simulate import simulate
@@ -69,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
         from ..plots import check_plot_path
 
         check_plot_path(args.plot)
+    from ..outputs import check_output_file, check_output_folder
+
+    if args.json and args.json != "-":
+        check_output_file(args.json, "--json")
+    if args.log_dir:
+        check_output_folder(args.log_dir, "--log-dir")
     game = load(args.pack)
     names = args.bots.split(",")
     if args.players is not None:
@@ -77,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         players = len(names)
     else:
         players = max(game.min_players, min(4, game.max_players))
+    if not game.min_players <= players <= game.max_players:  # before a bot is named for each of them
+        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
     bots = seat_bots(names, players)
     workers = args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1))
     workers = min(workers, args.games)

@@ -57,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..game import load
+    from ..outputs import check_output_file
     from ..tournament import pairings, rating_model, tournament
 
+    if args.json:
+        check_output_file(args.json, "--json")
     game = load(args.pack)
     players = args.players if args.players is not None else game.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

@@ -34,6 +34,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from ..digits import plain_digits
 from ..errors import PackError, RulesError
 from ..game import Game, load
 from ..log import log_lines
@@ -170,7 +171,7 @@ def _walk(path: str, a: Any, b: Any, found: list[Difference]) -> None:
         if path == "zones":
             for key in sorted(set(a) | set(b)):
                 name, _, owner = key.partition("@")
-                where = f"players[{owner}].{name}" if owner.isdigit() else f"zones.{key}"
+                where = f"players[{owner}].{name}" if plain_digits(owner) else f"zones.{key}"
                 _walk(where, a.get(key, _MISSING), b.get(key, _MISSING), found)
             return
         for key in sorted(set(a) | set(b), key=str):

@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from ..digits import plain_digits
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruleskit")
@@ -62,7 +64,7 @@ def ruleskit_check(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[.
 
 def _env_games() -> int | None:
     text = os.environ.get("RULESKIT_GAMES")
-    return int(text) if text and text.isdigit() else None
+    return int(text) if text and plain_digits(text) else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -20,6 +20,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..digits import plain_digits
 from .lobby import Lobby
 from .replay import LogReplay
 from .table import Refusal
@@ -39,7 +40,7 @@ def answer(data: Any) -> JSONResponse:
 
 async def read_body(request: Request) -> bytes:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not plain_digits(declared) or int(declared) > MAX_BODY):
         raise Refusal("the request is too large", 413)
     body = b""
     async for chunk in request.stream():
@@ -52,7 +53,8 @@ async def read_body(request: Request) -> bytes:
 async def read_json(request: Request) -> dict[str, Any]:
     try:
         data = json.loads(await read_body(request) or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
+        # Not JSON, not UTF-8, nested past the parser's depth, or a number too long to read.
         raise Refusal("the request body must be a JSON object") from None
     if not isinstance(data, dict):
         raise Refusal("the request body must be a JSON object")
@@ -86,7 +88,7 @@ def play_app(lobby: Lobby) -> Starlette:
         try:
             lobby.check_host(request.path_params["token"])
             at = request.query_params.get("at", "")
-            return answer(lobby.screen(int(at) if at.isdigit() else None))
+            return answer(lobby.screen(int(at) if plain_digits(at) else None))
         except Refusal as exc:
             return refused(exc)
 
@@ -170,11 +172,11 @@ def replay_app(log: LogReplay) -> Starlette:
     async def step(request: Request) -> Response:
         raw = request.path_params["step"]
         seat_text = request.query_params.get("seat", "all")
-        if not raw.isdigit() or int(raw) > log.steps:
+        if not plain_digits(raw) or int(raw) > log.steps:
             return refused(Refusal(f"steps go from 0 to {log.steps}", 404))
         if seat_text == "all":
             seat = None
-        elif seat_text.isdigit() and int(seat_text) < log.summary()["players"]:
+        elif plain_digits(seat_text) and int(seat_text) < log.summary()["players"]:
             seat = int(seat_text)
         else:
             return refused(Refusal("seat must be 'all' or a seat number from 0"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..digits import plain_digits
 from ..tableau import Tableau, secret_items
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def chance_text(tableau: Tableau, outcome: dict[str, Any], full: bool = False) -
     if "shuffle" in outcome:
         name = str(outcome["shuffle"])
         zone, _, owner = name.partition("@")
-        whose = f" of {tableau.display.player_name(int(owner))}" if owner.isdigit() else ""
+        whose = f" of {tableau.display.player_name(int(owner))}" if plain_digits(owner) else ""
         order = f": {', '.join(tableau.display.item(i) for i in outcome['order'])}" if full else ""
         return f"{label(zone)}{whose} shuffled{order}"
     if full:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import ReplayMismatch
 from ..game import Game
-from ..log import read_log, replay
+from ..log import read_header, replay
 from ..runtime.state import State
 from ..tableau import Tableau, full_view
 from .events import answered, chance_text, decision_texts, message_texts
@@ -29,7 +29,7 @@ class LogReplay:
         final = replay(path, pack)  # raises ReplayMismatch or PackError, located in the log
         self.game = final.game
         self.tableau = Tableau(self.game)
-        header = read_log(path)[0]
+        header = read_header(path)
         state = self.game.new_game(players=final.players, seed=final.raw["seed"],
                                    options=header.get("options") or None)
         self.states: list[State] = [state]

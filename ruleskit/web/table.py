@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ..bots import Bot, check_bot_names, derive_seed, make_bot, out_of_turn_choice
+from ..bots import BOTS, Bot, check_bot_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import log_lines, pack_ref
@@ -285,9 +285,16 @@ def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> We
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise Refusal(f"the saved game is not JSON: {exc.msg} (line {exc.lineno})") from None
+    except (RecursionError, ValueError):
+        raise Refusal("the saved game is not usable JSON (nested too deeply, or a number too long)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
         raise Refusal("not a saved ruleskit game")
-    seats = [str(s) for s in data["seats"]]
+    seats = data["seats"]
+    # Only a human or a built-in bot by its plain name, as `ruleskit play --load` takes them: a seat naming a
+    # module would import it and call what it names, and an option could set a bot searching without end.
+    unknown = [s for s in seats if not isinstance(s, str) or (s != HUMAN and s not in BOTS)]
+    if unknown:
+        raise Refusal(f"unknown seat {unknown[0]!r} in the saved game: human, or a bot ({', '.join(BOTS)})")
     saved = data.get("state")
     if not isinstance(saved, dict):
         raise Refusal("the saved game holds no state")

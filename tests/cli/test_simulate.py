@@ -78,6 +78,9 @@ def test_bad_numbers_are_refused_by_the_parser(args: list[str], message: str,
     (["--bots", "robot"], "unknown bot 'robot'"),
     (["--players", "9"], "for 2-4 players, not 9"),
     (["--players", "3", "--bots", "random,greedy"], "2 bots named for 3 players"),
+    # refused before a bot is named for each seat (a list of a billion names took gigabytes)
+    (["--players", "1000000000"], "for 2-4 players, not 1000000000"),
+    (["--bots", "greedy:\u00b2"], "greedy takes a number of samples"),
 ])
 def test_bad_choices_get_a_message_not_a_traceback(args: list[str], message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,3 +108,21 @@ def test_a_bot_per_seat_sets_the_player_count(tmp_path: Path) -> None:
                  "--json", str(out)]) == 0
     summary = json.loads(out.read_text())
     assert summary["players"] == 3 and len(summary["wins_by_seat"]) == 3
+
+
+def test_output_paths_are_checked_before_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    existing = tmp_path / "file.txt"
+    existing.write_text("kept", encoding="utf-8")
+    cases = [
+        (["simulate", SHOWN, "--games", "2", "--quiet", "--json", str(tmp_path)], "is a folder"),
+        (["simulate", SHOWN, "--games", "2", "--quiet", "--json", str(tmp_path / "no" / "x.json")], "does not exist"),
+        (["simulate", SHOWN, "--games", "2", "--quiet", "--log-dir", str(existing)], "is a file"),
+        (["compile", SHOWN, "--out", str(tmp_path)], "is a folder"),
+        (["compile", SHOWN, "--out", str(tmp_path / "no" / "x.py")], "does not exist"),
+        (["schema", "--out", str(existing)], "is a file"),
+    ]
+    for args, message in cases:
+        assert main(args) == 1, args
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, (args, err)
+    assert existing.read_text(encoding="utf-8") == "kept"

@@ -69,6 +69,11 @@ def test_the_viewer_serves_steps_and_refuses_bad_ones(card_duel_log: Path) -> No
     assert client.get("/api/replay/-1").status_code == 404
     assert client.get("/api/replay/1?seat=5").status_code == 400
     assert client.get("/api/replay/1?seat=x").status_code == 400
+    # '²' passes str.isdigit but not int(); int() of thousands of digits is refused: neither is an error
+    assert client.get("/api/replay/%C2%B2").status_code == 404
+    assert client.get("/api/replay/" + "9" * 5000).status_code == 404
+    assert client.get("/api/replay/1?seat=%C2%B2").status_code == 400
+    assert client.get("/api/replay/1?seat=" + "1" * 5000).status_code == 400
     assert client.get("/replay").status_code == 200
 
 

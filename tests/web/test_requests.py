@@ -246,3 +246,36 @@ def test_a_waiting_seat_may_take_an_anytime_action(served: Any) -> None:
     after = table.table.state
     assert after.history[-1]["player"] == waiting and after.history[-1]["action"] == offered[0]
     assert after.players_to_decide() == [decider]
+
+
+def test_a_loaded_save_names_only_humans_and_built_in_bots(served: Any, capsys: Any) -> None:
+    # A seat naming a module would import it and call what it names; a bot's option could set it searching
+    # without end. `ruleskit play --load` refuses such seats, and so does the page.
+    table = served("tests/packs/card_duel", ["human", "human"])
+    before = snapshot(table)
+    saved = json.loads(table.client.get(table.host + "/save").content)
+    for seat in ["builtins:print:PWNED", "this:x", "mcts:1000000000", "greedy:1000000000", "random:2", 7, None]:
+        saved["seats"] = [seat, "human"]
+        response = table.client.post(table.host + "/load", content=json.dumps(saved).encode())
+        assert response.status_code == 400, (seat, response.text)
+        assert "unknown seat" in response.json()["error"]
+        assert snapshot(table) == before
+    assert "PWNED" not in capsys.readouterr().out
+
+
+def test_unreadable_json_bodies_are_refused_not_errors(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    seat = table.table.state.players_to_decide()[0]
+    before = snapshot(table)
+    for body in [b"[" * 100_000 + b"]" * 100_000, b'{"players": ' + b"9" * 5000 + b"}"]:
+        for url in [table.seat_urls()[seat] + "/act", table.host + "/new", table.host + "/load"]:
+            response = table.client.post(url, content=body)
+            assert response.status_code == 400, (url, response.text[:200])
+            assert snapshot(table) == before
+
+
+def test_numbers_in_addresses_that_are_not_plain_digits_are_refused(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"])
+    for at in ["%C2%B2", "9" * 5000]:  # '²' passes str.isdigit, and int() refuses it; so does 5000 digits
+        response = table.client.get(table.host + f"/screen?at={at}")
+        assert response.status_code < 500, response.text[:200]
