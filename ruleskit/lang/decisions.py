@@ -242,7 +242,10 @@ def unique_options(model: Any, values: list[Any], player_labels: bool, where: st
     seen: dict[str, Any] = {}
     result = []
     for value in values:
-        key = option_id(value)
+        try:
+            key = option_id(value)
+        except ProgramError as exc:  # a list too big to name an option
+            raise ProgramError(f"{exc.message} in {where}") from None
         if key not in seen:
             seen[key] = value
             result.append((key, label_of(model, value, player_labels), value))

@@ -515,7 +515,12 @@ def _new_action(game: Game, action: CompiledAction, values: list[Any], player: i
     if not action.params:
         return Action(action.name, action.label or action.name, player, {"action": action.name, "args": {}})
     args = {p.name: v for p, v in zip(action.params, values, strict=True)}
-    action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
+    try:
+        action_id = f"{action.name}:{','.join(option_id(v) for v in values)}"
+    except ProgramError as exc:  # a list too big to name an action
+        where = next((p.where for p, v in zip(action.params, values, strict=True) if isinstance(v, list)),
+                     action.name)
+        raise ProgramError(f"{exc.message} in {where}") from None
 
     def label() -> str:
         labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}

@@ -76,7 +76,12 @@ def reported(exc: BaseException) -> BaseException:
     if isinstance(exc, RuleViolation):
         return IllegalAction(f"not allowed: {exc.message}")
     if isinstance(exc, ProgramError | BudgetExceeded):
-        return locate(type(exc)(exc.message))
+        error = locate(type(exc)(exc.message))
+        if error.file is None:  # raised by runtime code that knows no place: the pack code running then
+            where = _innermost_where(exc)
+            if where is not None:
+                error = locate(type(exc)(f"{exc.message} in {where}"))
+        return error
     if isinstance(exc, RecursionError):
         where = _innermost_where(exc)
         return locate(BudgetExceeded("programs nested too deeply" + (f" in {where}" if where else "")))
@@ -97,6 +102,9 @@ def _innermost_where(exc: BaseException) -> str | None:
             value = names.get(name)
             if isinstance(value, str) and value.endswith(")") and ":" in value:
                 return value
+        params = getattr(names.get("action"), "params", None)  # the listing of an action's bindings
+        if params and isinstance(getattr(params[-1], "where", None), str):
+            return str(params[-1].where)
     return None
 
 

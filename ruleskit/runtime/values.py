@@ -29,10 +29,28 @@ def option_id(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, list):
+        _check_id_size(value)
         return "+".join(option_id(v) for v in value) if value else "-"
     if isinstance(value, ZoneRef):
         return value.key
     return str(value)
+
+
+# The most elements, nested lists' included, in a list that names an option or an action: each id is made
+# at every listing, and an id of 80,000 numbers a thousand times over took seconds for one step each.
+MAX_ID_ELEMENTS = 1000
+
+
+def _check_id_size(value: list[Any]) -> None:
+    """Refuse a list too big to be an id, looking at no more than `MAX_ID_ELEMENTS` elements (the error is
+    located where it is reported, from the pack code that was running: `state.reported`)."""
+    seen, pending = 0, [value]
+    while pending:
+        items = pending.pop()
+        seen += len(items)
+        if seen > MAX_ID_ELEMENTS:
+            raise ProgramError(f"a list of more than {MAX_ID_ELEMENTS} elements cannot be an option or an id")
+        pending.extend(item for item in items if isinstance(item, list))
 
 
 def label_of(model: Model, value: Any, player_type: bool = False) -> str:
