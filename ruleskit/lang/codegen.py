@@ -1010,6 +1010,7 @@ class GeneratingCompiler(Compiler):
             return None
         owner = f"action {action} require"
         value = f"L_{param}"
+        param_where = f"action {action} parameter {param} ({options[1].file}:{options[1].line})" if options else where
         # Options each given once, and each a str or an int: a kind's items, or the numbers of a `range`.
         distinct_items, distinct = self._distinct_options(action, param, options, names)
 
@@ -1065,8 +1066,16 @@ class GeneratingCompiler(Compiler):
                        ast.IfExp(ast.Compare(kind, [ast.Is()], [_name("str")]), _name(value),
                                  ast.IfExp(ast.Compare(kind, [ast.Is()], [_name("int")]), _call("str", _name(value)),
                                            _call("option_id", _name(value))))),
-            ast.If(ast.Compare(key, [ast.In()], [seen]), [ast.Continue()], []),
-            ast.Assign([ast.Subscript(seen, key, ast.Store())], _const(True)),
+            # A value seen before is skipped; a different value with the same id is `engine._bind`'s error.
+            ast.If(ast.Compare(key, [ast.In()], [seen]), [
+                ast.If(ast.UnaryOp(ast.Not(), ast.BoolOp(ast.Or(), [
+                    ast.Compare(ast.Subscript(seen, key, ast.Load()), [ast.Is()], [_name(value)]),
+                    _call("same_value", ast.Subscript(seen, key, ast.Load()), _name(value))])),
+                    [ast.Raise(_call("options_collide", self.constant(self.model, "model"),
+                                     _const(f"parameter '{param}'"), ast.Subscript(seen, key, ast.Load()),
+                                     _name(value), key, _const(param_where)), None)], []),
+                ast.Continue()], []),
+            ast.Assign([ast.Subscript(seen, key, ast.Store())], _name(value)),
         ]
         loop = ast.For(ast.Name(value, ast.Store()), _name("options"), [
             *repeats,

@@ -19,7 +19,7 @@ from .expressions import number_value, unquote
 from .scope import ANY, Fn, Scope, element_type
 from .statements import StatementCompiler
 from .support import take_answer
-from .values import as_list, label_of, option_id
+from .values import as_list, label_of, option_id, options_collide, same_value
 
 if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
     from lark import Tree
@@ -249,23 +249,9 @@ def unique_options(model: Any, values: list[Any], player_labels: bool, where: st
         if key not in seen:
             seen[key] = value
             result.append((key, label_of(model, value, player_labels), value))
-        elif not _same_value(seen[key], value):
-            raise ProgramError(f"two options of a choice, {_shown(model, seen[key])} and {_shown(model, value)}, "
-                               f"are both answered '{key}' in {where}")
+        elif not same_value(seen[key], value):
+            raise options_collide(model, "a choice", seen[key], value, key, where)
     return result
-
-
-def _shown(model: Any, value: Any) -> str:
-    return f'"{value}"' if type(value) is str else label_of(model, value)
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    """Equal, and of one type throughout (1 and true are equal in Python, not here)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is list:
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 def _answer(ctx: Ctx, player: int, prompt: str, options: list[tuple[str, str, Any]], where: str) -> str:

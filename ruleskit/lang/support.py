@@ -18,7 +18,7 @@ from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
 from .expressions import joined, not_a_player, not_in_game, number_value, same_lists
-from .values import as_list, checked_int, label_of, option_id
+from .values import as_list, checked_int, label_of, option_id, options_collide, same_value
 
 # The closure backend's own checks, under the names the generated code calls.
 need_int = number_value
@@ -658,5 +658,5 @@ NAMES: dict[str, Any] = {
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,
     "zone_add": zone_ops.add, "zone_draws": zone_ops.draws,
-    "set_field": set_field, "change_field": change_field, "option_id": option_id,
+    "set_field": set_field, "change_field": change_field, "option_id": option_id, "options_collide": options_collide, "same_value": same_value,
 }

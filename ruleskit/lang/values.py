@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
-from ..runtime.values import INFINITE, MAX_INT, as_list, checked_int, label_of, option_id, zone_items
+from ..runtime.values import (
+    INFINITE,
+    MAX_INT,
+    as_list,
+    checked_int,
+    label_of,
+    option_id,
+    options_collide,
+    same_value,
+    zone_items,
+)
 
-__all__ = ["INFINITE", "MAX_INT", "as_list", "checked_int", "label_of", "option_id", "zone_items"]
+__all__ = ["INFINITE", "MAX_INT", "as_list", "checked_int", "label_of", "option_id", "options_collide", "same_value",
+           "zone_items"]

@@ -28,7 +28,7 @@ from . import rng
 from .checks import run_checked_effect
 from .context import Ctx, GameOver, Suspend, nothing
 from .data import copy_data
-from .values import as_list, label_of, option_id
+from .values import as_list, label_of, option_id, options_collide, same_value
 from .zones import initial_content
 
 if TYPE_CHECKING:
@@ -360,13 +360,15 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             _too_many(action)
         out.extend(listed)
         return
-    seen: set[str] = set()
+    seen: dict[str, Any] = {}
     for value in options:
         kind = type(value)
         key = value if kind is str else str(value) if kind is int else option_id(value)
         if key in seen:
+            if seen[key] is not value and not same_value(seen[key], value):
+                raise _collide(game, action, index, seen[key], value, key)
             continue
-        seen.add(key)
+        seen[key] = value
         ctx.steps += 1  # each binding tried is a step of the listing's budget
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
@@ -390,13 +392,15 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
     only = requires[0][0] if len(requires) == 1 and not action.costs else None
     table = action.tables[player]
     plain = _plain_values(values)
-    seen: set[str] = set()
+    seen: dict[str, Any] = {}
     for value in options:
         kind = type(value)
         key = value if kind is str else str(value) if kind is int else option_id(value)
         if key in seen:
+            if seen[key] is not value and not same_value(seen[key], value):
+                raise _collide(game, action, len(action.params) - 1, seen[key], value, key)
             continue
-        seen.add(key)
+        seen[key] = value
         ctx.steps += 1  # each binding tried is a step of the listing's budget
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
@@ -414,6 +418,11 @@ def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values
                 out.append(found)
             else:
                 out.append(_make_action(game, action, [*values, value], player))
+
+
+def _collide(game: Game, action: CompiledAction, index: int, a: Any, b: Any, key: str) -> ProgramError:
+    param = action.params[index]
+    return options_collide(game.model, f"parameter '{param.name}'", a, b, key, param.where)
 
 
 def _too_many(action: CompiledAction) -> NoReturn:
@@ -456,14 +465,16 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
     ctx.env = env
     param = params[index]
     options = _param_options(game, ctx, action, param)
-    seen: set[str] = set()
+    seen: dict[str, Any] = {}
     last = index + 1 == len(params)
     for value in options:
         kind = type(value)
         key = value if kind is str else str(value) if kind is int else option_id(value)  # the option's id
         if key in seen:
+            if seen[key] is not value and not same_value(seen[key], value):
+                raise _collide(game, action, index, seen[key], value, key)
             continue
-        seen.add(key)
+        seen[key] = value
         ctx.steps += 1
         if ctx.steps > ctx.budget:
             ctx.steps -= 1

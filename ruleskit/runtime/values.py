@@ -91,6 +91,24 @@ def _list_label(model: Model, value: list[Any], player_type: bool, room: int) ->
     return ", ".join(parts)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, and of one type throughout (1 and true are equal in Python, not here)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def options_collide(model: Model, what: str, a: Any, b: Any, key: str, where: str) -> ProgramError:
+    """The error for two different values of a choice or a parameter with the same id: neither could be
+    told apart from the other when answered or applied."""
+    def shown(value: Any) -> str:
+        return f'"{value}"' if type(value) is str else label_of(model, value)
+
+    return ProgramError(f"two options of {what}, {shown(a)} and {shown(b)}, are both named '{key}' in {where}")
+
+
 def checked_int(value: int, where: str) -> int:
     if value > MAX_INT or value < -MAX_INT:
         raise ProgramError(f"number out of range in {where}")
