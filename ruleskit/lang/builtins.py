@@ -119,11 +119,26 @@ def maximum(ctx: Ctx, where: str, value: Any, default: Any = None) -> Any:
     return max(items)
 
 
+def charge_nested(ctx: Ctx, value: list[Any], where: str) -> int:
+    """Count a step for each element of `value` and of the lists nested in it, each list before it is
+    walked; the number of them. Comparing two lists compares what is nested in them too."""
+    total, pending = 0, [value]
+    while pending:
+        items = pending.pop()
+        ctx.tick_many(len(items), where)
+        total += len(items)
+        pending.extend(item for item in items if type(item) is list)
+    return total
+
+
 def contains(ctx: Ctx, where: str, container: Any, item: Any) -> bool:
     if isinstance(container, ZoneRef):
         return zone_ops.amount(ctx, container, item, where) > 0
     if isinstance(container, list):
         ctx.tick_many(len(container), where)  # compared element by element
+        if type(item) is list and item:  # each element of the same length compared as deep as `item` goes
+            size = charge_nested(ctx, item, where)
+            ctx.tick_many(size * sum(1 for element in container if type(element) is list), where)
         return item in container
     raise ProgramError(f"'in' needs a list or a zone in {where}")
 

@@ -567,9 +567,10 @@ def number_value(value: Any, where: str) -> int:
 
 
 def same_lists(ctx: Ctx, a: list[Any], b: list[Any], where: str) -> bool:
-    """`a == b` of two lists: lists of one length are compared element by element, a step each."""
+    """`a == b` of two lists: lists of one length are compared element by element (and the lists nested in
+    them in turn), a step each."""
     if len(a) == len(b):
-        ctx.tick_many(len(a), where)
+        builtins.charge_nested(ctx, a, where)
     return a == b
 
 

@@ -129,6 +129,11 @@ BODIES = {
     "a loop over items": ("for c in items(deck) {\n}", 1 + CARDS),
     "a loop over a kind": ("for c in card {\n}", 1 + CARDS),
     "lists joined": ("let both = items(deck) + card", 1 + 4 * CARDS),
+    # two lists of one length compared: every element, and every element of the lists nested in them
+    "nested lists compared": ("let same = [range(50), range(50)] == [range(50), range(50)]", 1 + 4 * 50 + 2 + 2 * 50),
+    # a list looked for in a list of lists: each element, and the sought list's elements for each list in it
+    "a list in a list of lists": ("let found = range(50) in [range(50), range(50)]", 1 + 3 * 50 + 2 + 50 + 2 * 50),
+    "a number in a list": ("let found = 3 in range(100)", 1 + 100 + 100),
     "a flattened list": ("let all = flatten([items(deck), items(deck)])", 1 + 2 * CARDS + 2 + 2 * CARDS),
 }
 
