@@ -107,3 +107,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest candidate, if one is close enough."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
+
+
+def unusable_json(exc: RecursionError | ValueError) -> str:
+    """Why text `json.loads` parsed could not be read: nested past the parser's depth, or a number of more
+    digits than Python converts."""
+    return "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import write_text_atomically
-from .errors import IllegalAction, PackError, ReplayMismatch
+from .errors import IllegalAction, PackError, ReplayMismatch, unusable_json
 from .game import Game, load
 from .limits import MAX_LOG_LINE_BYTES
 from .resources import builtin_packs
@@ -111,9 +111,8 @@ def parse_log_line(text: str, name: str, number: int) -> dict[str, Any]:
         entry = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PackError(f"not JSON: {exc.msg}", file=name, line=number, column=exc.colno) from None
-    except (RecursionError, ValueError) as exc:  # nesting past the parser's depth, a number too long to read
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-        raise PackError(f"not a usable JSON line: {reason}", file=name, line=number) from None
+    except (RecursionError, ValueError) as exc:
+        raise PackError(f"not a usable JSON line: {unusable_json(exc)}", file=name, line=number) from None
     if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
         raise PackError("each log line must be an object with a 'type'", file=name, line=number)
     try:

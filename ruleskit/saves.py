@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import BOTS
-from .errors import PackError, RulesError
+from .errors import PackError, RulesError, unusable_json
 from .game import Game, load
 from .limits import MAX_SAVE_BYTES
 from .resources import builtin_packs
@@ -46,8 +46,7 @@ def read_json(path: str | Path, limit: int = MAX_SAVE_BYTES) -> Any:
     except json.JSONDecodeError as exc:
         raise PackError(f"not JSON: {exc.msg}", file=name, line=exc.lineno, column=exc.colno) from None
     except (RecursionError, ValueError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-        raise PackError(f"not usable JSON: {reason}", file=name, line=1) from None
+        raise PackError(f"not usable JSON: {unusable_json(exc)}", file=name, line=1) from None
 
 
 def load_saved(path: str | Path, pack: str | Path | Game | None = None) -> tuple[Game, State, list[str]]:

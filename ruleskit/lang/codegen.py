@@ -72,9 +72,9 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
              "any_field", "copy_list", "kind_items", "player_list", "seat_list", "len"}
 # Helpers that run no pack code (whatever steps they count): a definition that calls only these, and
 # `get` and `count` of tables and lists, never reads the nesting depth while it runs.
-_RUNS_NO_PACK_CODE = _STEPLESS | {"made", "plus", "joined", "same_lists", "equal_values", "charged", "charged_any", "charged_twice", "charge_at_once",
-                                  "ticked", "list_any",
-                                  "list_all", "list_count", "all", "any", "over_budget", "str", "int"}
+_RUNS_NO_PACK_CODE = _STEPLESS | {"made", "plus", "joined", "same_lists", "equal_values", "charged", "charged_any",
+                                  "charged_twice", "charge_at_once", "ticked", "list_any", "list_all", "list_count",
+                                  "all", "any", "over_budget", "str", "int"}
 # How deep in an expression code is generated; below, the closure backend's code is called (Python's compiler
 # fails on code nested some thousand levels deep, and each level of some operators makes several).
 MAX_GENERATED_DEPTH = 100
@@ -1568,7 +1568,7 @@ class GeneratingCompiler(Compiler):
         """`general` (an `owned_*` helper's call), read inline where the owner is surely in the zone's key
         table: a local over a kind's items, or `items[i]` of a kind's items once `i` is tested in range.
         The helper still runs whenever that is not so, with its errors."""
-        keys_node, zone_name, owner, _ = owned
+        keys_node, _, owner, _ = owned
         keys = self.namespace.get(keys_node.id) if isinstance(keys_node, ast.Name) else None
         if self._in_iterable or not isinstance(keys, dict):  # no `:=` in a comprehension's source
             return general
@@ -1592,13 +1592,10 @@ class GeneratingCompiler(Compiler):
         self._count += 1
         content = f"c_{self._count}"
         placed = ast.NamedExpr(ast.Name(content, ast.Store()), _data("z", key))
-        zone = self.model.zones.get(str(zone_name.value)) if isinstance(zone_name, ast.Constant) else None
-        # The content is named for what reads it again: a row's empty slots, an index, and a later read at a
-        # position this length is tested against (folding.py, `_known_item`).
+        # The content is named for what reads it again: an index, and a later read at a position this length
+        # is tested against (folding.py, `_known_item`). Counts and room are read here of stacks only, whose
+        # count is their length (only a row keeps its empty slots, as none).
         filled: ast.expr = _call("len", placed)
-        if zone is None or zone.type == "row":
-            # Only a row keeps its empty slots, as none (a saved state is checked to hold none nowhere else).
-            filled = ast.BinOp(filled, ast.Sub(), _call(_attr(_name(content), "count"), _const(None)))
         if how == "count":
             fast: ast.expr = filled
         elif how == "free":
@@ -1641,7 +1638,7 @@ class GeneratingCompiler(Compiler):
             if name == "first" and zone.type == "stack":
                 return _call(f"{prefix}_first", data, *zone_args)
             if name == "free" and zone.size is None and zone.type == "stack":
-                capacity = zone.slots if zone.type == "row" and zone.capacity is None else zone.capacity
+                capacity = zone.capacity
                 if type(capacity) is int:
                     general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
                     return bounded(self._owned_read(owned, general, "free", _const(capacity))

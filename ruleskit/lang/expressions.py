@@ -455,13 +455,8 @@ class ExpressionCompiler:
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":
-            def add(ctx: Ctx) -> Any:
-                a, b = left(ctx), right(ctx)
-                if isinstance(a, list) and isinstance(b, list):
-                    return joined(ctx, a, b, where)
-                return checked_int(_num(a, where) + _num(b, where), where)
-
-            return add, "int" if left_type == "int" and right_type == "int" else ANY
+            return (lambda ctx: plus(ctx, left(ctx), right(ctx), where)), \
+                "int" if left_type == "int" and right_type == "int" else ANY
         if op == "-":
             return (lambda ctx: checked_int(number_value(left(ctx), where) - number_value(right(ctx), where), where)), "int"
         if op == "*":
@@ -487,13 +482,7 @@ class ExpressionCompiler:
         if op in ("==", "!="):
             negated = op == "!="
 
-            def equal(ctx: Ctx) -> bool:
-                a, b = left(ctx), right(ctx)
-                if type(a) is list and type(b) is list:
-                    return same_lists(ctx, a, b, where) != negated
-                return (a == b) != negated
-
-            return equal, "bool"
+            return (lambda ctx: equal_values(ctx, left(ctx), right(ctx), where) != negated), "bool"
         compare = _ORDERINGS[op]
 
         def ordered(ctx: Ctx) -> bool:
@@ -566,6 +555,20 @@ def number_value(value: Any, where: str) -> int:
     return value
 
 
+def equal_values(ctx: Ctx, a: Any, b: Any, where: str) -> bool:
+    """`a == b`: two lists compared element by element, a step each (`same_lists`)."""
+    if type(a) is list and type(b) is list:
+        return same_lists(ctx, a, b, where)
+    return bool(a == b)
+
+
+def plus(ctx: Ctx, a: Any, b: Any, where: str) -> Any:
+    """`a + b` of values the code does not know to be numbers: two lists joined, or two numbers added."""
+    if isinstance(a, list) and isinstance(b, list):
+        return joined(ctx, a, b, where)
+    return checked_int(number_value(a, where) + number_value(b, where), where)
+
+
 def same_lists(ctx: Ctx, a: list[Any], b: list[Any], where: str) -> bool:
     """`a == b` of two lists: lists of one length are compared element by element (and the lists nested in
     them in turn), a step each."""
@@ -582,5 +585,3 @@ def joined(ctx: Ctx, a: list[Any], b: list[Any], where: str) -> list[Any]:
     return a + b
 
 
-def _num(value: Any, where: str) -> int:
-    return number_value(value, where)

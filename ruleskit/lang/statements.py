@@ -556,7 +556,7 @@ def _small_enough(value: list[Any], ctx: Ctx, where: str) -> bool:
 def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callable[[Any, str, Ctx], Any]:
     is_kind = type_name in set(item_kind.values())
 
-    def refuse(value: Any, where: str, ctx: Ctx) -> Any:
+    def refuse(value: Any, where: str) -> Any:
         if isinstance(value, list):
             raise ProgramError(f"{what} cannot hold a list more than {MAX_VALUE_DEPTH} deep or of more than "
                                f"{MAX_VALUE_SIZE} elements in all, in {where}")
@@ -565,23 +565,23 @@ def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callabl
     # One check per type, its test written in it: a var is written far more often than it is declared.
     if type_name == "bool":
         def check(value: Any, where: str, ctx: Ctx) -> Any:
-            return value if isinstance(value, bool) else refuse(value, where, ctx)
+            return value if isinstance(value, bool) else refuse(value, where)
     elif type_name == "player":
         def check(value: Any, where: str, ctx: Ctx) -> Any:
             if value is None or (isinstance(value, int) and not isinstance(value, bool)):
                 return value
-            return refuse(value, where, ctx)
+            return refuse(value, where)
     elif type_name == "str":
         def check(value: Any, where: str, ctx: Ctx) -> Any:
-            return value if value is None or isinstance(value, str) else refuse(value, where, ctx)
+            return value if value is None or isinstance(value, str) else refuse(value, where)
     elif type_name.startswith("list"):
         def check(value: Any, where: str, ctx: Ctx) -> Any:
-            return value if isinstance(value, list) and _small_enough(value, ctx, where) else refuse(value, where, ctx)
+            return value if isinstance(value, list) and _small_enough(value, ctx, where) else refuse(value, where)
     elif is_kind:
         def check(value: Any, where: str, ctx: Ctx) -> Any:
             if value is None or (isinstance(value, str) and item_kind.get(value) == type_name):
                 return value
-            return refuse(value, where, ctx)
+            return refuse(value, where)
     else:
         def check(value: Any, where: str, ctx: Ctx) -> Any:
             return value

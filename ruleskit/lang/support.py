@@ -17,26 +17,12 @@ from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
-from .expressions import joined, not_a_player, not_in_game, number_value, same_lists
+from .expressions import equal_values, joined, not_a_player, not_in_game, number_value, plus, same_lists
 from .values import as_list, checked_int, label_of, option_id, options_collide, same_value
 
 # The closure backend's own checks, under the names the generated code calls.
 need_int = number_value
 checked = checked_int
-
-
-def equal_values(ctx: Ctx, a: Any, b: Any, where: str) -> bool:
-    """`a == b`: two lists compared element by element, a step each (`same_lists`)."""
-    if type(a) is list and type(b) is list:
-        return same_lists(ctx, a, b, where)
-    return bool(a == b)
-
-
-def plus(ctx: Ctx, a: Any, b: Any, where: str) -> Any:
-    """`a + b` of values the code does not know to be numbers: two lists joined, or two numbers added."""
-    if isinstance(a, list) and isinstance(b, list):
-        return joined(ctx, a, b, where)
-    return checked(need_int(a, where) + need_int(b, where), where)
 
 
 def add(a: Any, b: Any, where: str) -> int:
@@ -289,9 +275,7 @@ def zone_amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
     content = ctx.data["z"][ref.key]
     if item is None:
         return zone_ops.held(ctx, ref, where)
-    if content:
-        ctx.steps += len(content) - 1
-        ctx.tick(where)
+    ctx.tick_many(len(content), where)
     return content.count(item)
 
 
@@ -599,9 +583,7 @@ def seat_list(data: dict[str, Any]) -> list[int]:
 def made(ctx: Ctx, items: list[Any], where: str) -> list[Any]:
     """A list made from a zone or a kind (`items(...)`, a kind's name) as a value: a step for each element,
     as `builtins.items` and the closures of a kind's name count them."""
-    if items:
-        ctx.steps += len(items) - 1
-        ctx.tick(where)
+    ctx.tick_many(len(items), where)
     return items
 
 

@@ -203,8 +203,10 @@ class Ctx:
         """Count `steps` steps at once (work on that many pieces or elements), with `tick`'s error if the
         budget runs out among them."""
         if steps > 0:
-            self.steps += steps - 1
-            self.tick(where)
+            self.steps += steps
+            if self.steps > self.budget:  # `tick`'s error, from the last of them
+                self.steps -= 1
+                self.tick(where)
 
     def enter(self, where: str) -> None:
         self.depth += 1

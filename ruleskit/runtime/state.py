@@ -13,7 +13,16 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..errors import BudgetExceeded, IllegalAction, PackError, ProgramError, RulesError, RuleViolation, locate
+from ..errors import (
+    BudgetExceeded,
+    IllegalAction,
+    PackError,
+    ProgramError,
+    RulesError,
+    RuleViolation,
+    locate,
+    unusable_json,
+)
 from ..validation import check_state
 from .checks import check_decision
 from .context import Ctx, Suspend, fork
@@ -190,10 +199,7 @@ class State:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise PackError(f"the seed must be an integer, not {seed!r}")
-        data = initial_data(game, players, seed, options)
-        state = cls(game, data, None, [])
-        state._run({"kind": "setup"}, [], data, None)
-        return state
+        return cls.setup_answered(game, initial_data(game, players, seed, options), [])
 
     @classmethod
     def setup_answered(cls, game: Game, base: dict[str, Any], answers: list[str],
@@ -558,9 +564,8 @@ class State:
                 data = json.loads(data)
             except json.JSONDecodeError as exc:
                 raise PackError(f"saved state is not JSON: {exc}") from None
-            except (RecursionError, ValueError) as exc:  # nested past the parser's depth, a number too long
-                reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-                raise PackError(f"saved state is not usable JSON: {reason}") from None
+            except (RecursionError, ValueError) as exc:
+                raise PackError(f"saved state is not usable JSON: {unusable_json(exc)}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise PackError("not a saved ruleskit state (format mismatch)")
         if data.get("hash") != game.content_hash:

@@ -29,14 +29,6 @@ def item_size(ctx: Ctx, ref: ZoneRef, item: str) -> int:
 # costs a step per entry read: counting a stack of 30,000 cards for one step, in a loop, took minutes.
 # A stack's count is its length, read at once.
 
-def _charge(ctx: Ctx, entries: int, where: str) -> None:
-    """`Ctx.tick_many`, its usual case written in place: these are asked at every listing."""
-    steps = ctx.steps + entries
-    if steps <= ctx.budget:
-        ctx.steps = steps
-    elif entries:
-        ctx.tick_many(entries, where)
-
 
 def amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
     """How many of `item` the zone holds."""
@@ -44,7 +36,7 @@ def amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
     content = ctx.data["z"][ref.key]
     if zone.type == "pool":
         return INFINITE if zone.unlimited else int(content.get(item, 0))
-    _charge(ctx, len(content), where)
+    ctx.tick_many(len(content), where)
     return content.count(item)
 
 
@@ -54,7 +46,7 @@ def held(ctx: Ctx, ref: ZoneRef, where: str) -> int:
     content = ctx.data["z"][ref.key]
     if zone.type == "stack":
         return len(content)
-    _charge(ctx, len(content), where)
+    ctx.tick_many(len(content), where)
     if zone.type == "pool":
         return sum(content.values())
     return len(content) - content.count(None)
@@ -70,7 +62,7 @@ def _used(ctx: Ctx, zone: Any, ref: ZoneRef, where: str) -> int:
         return len(content)
     if zone.type == "pool" and zone.unlimited:
         return 0
-    _charge(ctx, len(content), where)
+    ctx.tick_many(len(content), where)
     if zone.type == "pool":
         if zone.size is None:
             return sum(content.values())
