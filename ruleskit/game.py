@@ -19,6 +19,7 @@ import attrs
 from .cache import default_cache, digest
 from .errors import PackError, did_you_mean
 from .model import Model, located
+from .runtime.state import State
 from .runtime.values import MAX_INT
 from .schema import ActionDef, LimitDef, ReportDef, Source
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from .lang.parser import Origin
     from .packs import PackSource
     from .runtime.program import Fn, Program
-    from .runtime.state import State
 
 _LABEL_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # The static types an expression slot of the pack accepts ("any" is known only when the game runs).
@@ -271,8 +271,6 @@ class Game:
 
     def new_game(self, players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None) -> State:
         """A new game, set up and run to its first decision."""
-        from .runtime.state import State
-
         return State.new(self, players if players is not None else self.min_players, seed, options)
 
     def summary(self) -> str:

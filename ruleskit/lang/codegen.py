@@ -1291,6 +1291,12 @@ class GeneratingCompiler(Compiler):
         if name in model.kinds and not model.kinds[name].per_player:
             return self._made(node, _call("copy_list", self.constant(model.items_of(name), "items"))), f"list:{name}"
         if name in model.kinds:  # a per-player kind: its items for the players in this game
+            if node is self.listing_source:
+                # Only read: the list for this player count from a table made with the code, not a copy.
+                table = [model.items_of(name, players) for players in range(model.max_players + 1)]
+                listed = ast.Subscript(self.constant(table, "items"), _data("n"), ast.Load())
+                listed.kind_table = True  # type: ignore[attr-defined]  # for `_listed`
+                return listed, f"list:{name}"
             return self._made(node, _call("kind_items", self.constant(model, "model"), _const(name), _name(DATA))), \
                 f"list:{name}"
         # Everything else (every error) is the closure compiler's.
@@ -1797,7 +1803,7 @@ class GeneratingCompiler(Compiler):
     def _listed(source: ast.expr) -> ast.expr | None:
         """A comprehension's source that is a list only the loop reads: a kind's items (not copied), the
         players, a list written in place."""
-        if isinstance(source, ast.List):
+        if isinstance(source, ast.List) or getattr(source, "kind_table", False):
             return source
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name):
             if source.func.id == "copy_list":

@@ -318,7 +318,10 @@ def _allowed(ctx: Ctx, action: CompiledAction) -> bool:
 
 def _within_limits(action: CompiledAction, flow: dict[str, Any], player: int) -> bool:
     usage = flow["usage"]
-    return all(usage[scope].get(key, 0) < most for scope, key, most in action.limit_checks[player])
+    for scope, key, most in action.limit_checks[player]:  # a loop, not `all` of a generator: run per decision
+        if usage[scope].get(key, 0) >= most:
+            return False
+    return True
 
 
 def usage_key(action: CompiledAction, player: int) -> str:
