@@ -609,19 +609,28 @@ def shown(ctx: Ctx, value: Any) -> str:
 
 def take_answer(ctx: Ctx, prompt: str, options: list[tuple[str, str, Any]]) -> str:
     """The next of the job's answers, which must be the id of one of `options` (a choice's, asked now)."""
-    answer = ctx.answers[ctx.pos]
-    ctx.pos += 1
-    if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
-        ctx.apply_reseed()
-    if any(key == answer for key, _, _ in options):
-        return answer
+    answer = _next_answer(ctx)
+    for key, _, _ in options:  # loops, not generators: an answer is taken at every choice of a replay
+        if key == answer:
+            return answer
     raise IllegalAction(f"'{answer}' is not one of the options: {prompt}")
 
 
 def answered(ctx: Ctx, asked: Suspend) -> Any:
     """The value a resumed choice takes: the option its answer names, among those it was asked with."""
-    answer = take_answer(ctx, asked.prompt, asked.options)
-    return next(value for key, _, value in asked.options if key == answer)
+    answer = _next_answer(ctx)
+    for key, _, value in asked.options:
+        if key == answer:
+            return value
+    raise IllegalAction(f"'{answer}' is not one of the options: {asked.prompt}")
+
+
+def _next_answer(ctx: Ctx) -> str:
+    answer = ctx.answers[ctx.pos]
+    ctx.pos += 1
+    if ctx.reseed is not None and ctx.pos == ctx.reseed["after"]:
+        ctx.apply_reseed()
+    return answer
 
 
 NAMES: dict[str, Any] = {
