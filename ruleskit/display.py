@@ -62,12 +62,17 @@ class DisplayHints:
             for name, value in getattr(hints, key).items():
                 if not isinstance(value, str):
                     raise PackError(f"{where}: {key}.{name} should be a string, not {value!r}")
+        for name in hints.players:
+            if not isinstance(name, str):
+                raise PackError(f"{where}: players should list names, not {name!r}")
         known = _known_names(game)
         for table in ("symbols", "labels"):
             for name in getattr(hints, table):
                 if name not in known:
                     raise PackError(f"{where}: {table} names unknown '{name}'", hint=did_you_mean(name, known))
         for name in hints.hide:
+            if not isinstance(name, str):
+                raise PackError(f"{where}: hide should list names, not {name!r}")
             if name not in known:
                 raise PackError(f"{where}: hide names unknown '{name}'", hint=did_you_mean(str(name), known))
         if hints.board:
@@ -309,7 +314,9 @@ class Display:
         if self.hints.board:
             laid_out = self.board(view)
             body = laid_out.renderable if isinstance(laid_out, Panel) else None
-            if isinstance(body, Text) and max(len(line) for line in body.plain.splitlines()) <= width - 4:
+            # A layout with nothing in it (blank lines) is no layout: the spaces are listed instead.
+            if isinstance(body, Text) and body.plain.strip() \
+                    and max(len(line) for line in body.plain.splitlines()) <= width - 4:
                 return laid_out
         at = self.pieces_at(view)
         line = Text("Board: ", style="bold")

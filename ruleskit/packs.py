@@ -533,6 +533,9 @@ class _Layer:
             raise doc.error(keypath, f"cannot {table} {label}: {self.base_label} has no such definition",
                             self._suggest(name, self._toml_candidates(section)) if name else None)
         existing = self.defs[key]
+        if section == "kinds" and isinstance(data, dict) and "items" in data and not isinstance(data["items"], dict):
+            raise doc.error(keypath + ("items",), f"{label}.items should be a table of items, like "
+                            f"[{table}.{label}.items.NAME]")
         if table == "replace":
             new = RawDef(section, name, data, doc, keypath, self.manifest.name)
             if section == "kinds" and isinstance(data, dict):

@@ -143,3 +143,36 @@ def test_help(capsys) -> None:  # type: ignore[no-untyped-def]
     text = capsys.readouterr().out
     for option in ("--players", "--seats", "--seed", "--scenario", "--load", "--log"):
         assert option in text
+
+
+def _variant_of_shown(tmp_path: Path, display: str) -> Path:
+    for base in (Path(SHOWN), Path(SHOWN).parent / "dice_race"):
+        shutil.copytree(base, tmp_path / base.name)
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "pack.toml").write_text(
+        f'name = "odd"\nversion = "1"\nplayers = {{ min = 2, max = 2 }}\nextends = "../{Path(SHOWN).name}"\n'
+        'files = ["d.toml"]\n')
+    (odd / "d.toml").write_text(display)
+    return odd
+
+
+@pytest.mark.parametrize("display, message", [
+    ('[update.display]\nhide = [[1]]\n', "hide should list names, not [1]"),
+    ('[update.display]\nhide = [{ a = 1 }]\n', "hide should list names"),
+    ('[update.display]\nplayers = ["Ann", 2]\n', "players should list names, not 2"),
+])
+def test_display_lists_of_other_than_names_are_reported(display: str, message: str, tmp_path: Path, script,
+                                                         capsys) -> None:  # type: ignore[no-untyped-def]
+    odd = _variant_of_shown(tmp_path, display)
+    code, out, _ = _play([str(odd)], [], script, capsys)
+    assert code == 1 and message in out and "Traceback" not in out
+    assert main(["check", str(odd)]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_a_board_layout_of_blank_lines_falls_back_to_the_list_of_spaces(tmp_path: Path, script,
+                                                                         capsys) -> None:  # type: ignore[no-untyped-def]
+    odd = _variant_of_shown(tmp_path, '[update.display]\nboard = "\\n\\n"\n')
+    code, out, _ = _play([str(odd), "--seats", "human,random"], ["quit"], script, capsys)
+    assert code == 0 and "Board:" in out and "Traceback" not in out
