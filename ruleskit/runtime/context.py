@@ -24,6 +24,9 @@ MAX_DEPTH = 48
 # The most `say` messages one job may add: each is a step, and a loop of them within the budget would
 # otherwise keep hundreds of megabytes of text.
 MAX_MESSAGES = 10_000
+# The most characters they may hold together: ten thousand names of thousands of characters each would
+# otherwise keep ninety megabytes in the history at every decision.
+MAX_SAID_CHARACTERS = 200_000
 # The local that a generated rule, procedure or hook sets to where it is written once it has begun:
 # error messages name the running definitions by finding it in the Python frames (see `running`).
 FRAME_LOCAL = "FRAME"
@@ -67,7 +70,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "where", "reseed", "found", "frames", "owned", "olds")
+                 "messages", "said", "where", "reseed", "found", "frames", "owned", "olds")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -84,6 +87,7 @@ class Ctx:
         self.frames: list[str] = []  # the rules, procedures and hooks being run, outermost first
         self.chance: list[dict[str, Any]] = []
         self.messages: list[str] = []
+        self.said = 0  # the characters of `messages`
         self.where = ""
         # The first legal action the flow found when it stopped, and the listing that goes on from it (None
         # when the first is all there is).
@@ -117,6 +121,7 @@ class Ctx:
         ctx.frames = ()  # type: ignore[assignment]  # `enter` makes a list if the reference backend needs one
         ctx.chance = ()  # type: ignore[assignment]
         ctx.messages = ()  # type: ignore[assignment]
+        ctx.said = 0
         ctx.where = ""
         ctx.found = None
         ctx.reseed = None
@@ -187,11 +192,15 @@ class Ctx:
         self.owned.clear()
 
     def say(self, text: str, where: str) -> None:
-        """Add a message to the job's (`say`), up to `MAX_MESSAGES` of them."""
-        if len(self.messages) >= MAX_MESSAGES:
+        """Add a message to the job's (`say`), up to `MAX_MESSAGES` of them and `MAX_SAID_CHARACTERS` in all."""
+        said = self.said + len(text)
+        if len(self.messages) >= MAX_MESSAGES or said > MAX_SAID_CHARACTERS:
             from ..errors import ProgramError
 
-            raise ProgramError(f"more than {MAX_MESSAGES} messages said in one decision, in {where}")
+            too_many = f"more than {MAX_MESSAGES} messages" if len(self.messages) >= MAX_MESSAGES \
+                else f"more than {MAX_SAID_CHARACTERS} characters"
+            raise ProgramError(f"{too_many} said in one decision, in {where}")
+        self.said = said
         self.messages.append(text)
 
     def tick(self, where: str) -> None:
