@@ -283,11 +283,13 @@ class Model:
 
     def zone_owner_player(self, key: str) -> int | None:
         """The player who owns the zone with this key: its seat, or the owner of the item it belongs to."""
-        _, _, owner = key.partition("@")
+        name, _, owner = key.partition("@")
         if not owner:
             return None
-        if plain_digits(owner):
-            return int(owner)
+        zone = self.zones.get(name)
+        if zone is not None and zone.owner == "player":
+            return int(owner) if plain_digits(owner) else None
+        # An item's zone: its owner's, whatever its id is made of (an item may be named "1").
         item_owner = self.item_data.get(owner, {}).get("owner")
         return item_owner if isinstance(item_owner, int) else None
 

@@ -114,3 +114,56 @@ def test_scenarios_set_an_item_zone_by_its_key(tmp_path: Path) -> None:
     scenario.write_text('players = 2\n[zones]\n"cache@ridge" = { jade = 2 }\n')
     state = ruleskit.scenario(str(scenario), str(pack))
     assert state.data["z"]["cache@ridge"] == {"ruby": 0, "jade": 2}
+
+
+def test_an_item_named_with_digits_does_not_give_its_zone_to_that_seat(tmp_path: Path) -> None:
+    """A zone of box "1" is the box's, not player 1's: its hidden card stays hidden from every player."""
+    (tmp_path / "pack.toml").write_text('name = "digits"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text("""
+[kinds.card]
+items.gold = {}
+
+[kinds.box]
+items."1" = {}
+items.b = {}
+
+[kinds.keeper]
+per_player = true
+
+[zones.secret]
+type = "stack"
+of = "card"
+owner = "box"
+visible = "owner"
+start = ["gold"]
+
+[zones.vault]
+type = "stack"
+of = "card"
+owner = "keeper"
+visible = "owner"
+
+[stages.main]
+
+[phases.p]
+stage = "main"
+
+[flow]
+start = "p"
+
+[actions.go]
+stage = "main"
+effect = "end turn"
+
+[scoring]
+score = "0"
+""")
+    state = ruleskit.load(tmp_path, cache=False).new_game(players=2, seed=1)
+    for seat in (0, 1):
+        zones = state.view(seat)["zones"]
+        assert zones["secret@1"] == {"hidden": True, "count": 1}
+        assert zones["secret@b"] == {"hidden": True, "count": 1}
+        # A zone of a player's own item is still theirs to see.
+        assert zones[f"vault@keeper_{seat}"] == []
+        assert zones[f"vault@keeper_{1 - seat}"] == {"hidden": True, "count": 0}
