@@ -372,6 +372,8 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
                 raise _collide(game, action, index, seen[key], value, key)
             continue
         seen[key] = value
+        if "," in key:
+            raise _comma_in_id(action, index, key)
         ctx.steps += 1  # each binding tried is a step of the listing's budget
         if ctx.steps > ctx.budget:
             ctx.steps -= 1
@@ -428,6 +430,14 @@ def _collide(game: Game, action: CompiledAction, index: int, a: Any, b: Any, key
     return options_collide(game.model, f"parameter '{param.name}'", a, b, key, param.where)
 
 
+def _comma_in_id(action: CompiledAction, index: int, key: str) -> ProgramError:
+    """An option of a parameter before the last whose id holds a comma: in the action's id the commas part
+    the parameters, so `x` then `y,z` and `x,y` then `z` would both be `x,y,z` (the last may hold commas)."""
+    param = action.params[index]
+    return ProgramError(f"option '{key}' of parameter '{param.name}' holds a comma, which parts an action id's "
+                        f"parameters (only the last parameter's options may hold one), in {param.where}")
+
+
 def _too_many(action: CompiledAction) -> NoReturn:
     raise ProgramError(f"more than {MAX_LEGAL_ACTIONS} legal actions at one decision, in {action.where}")
 
@@ -470,6 +480,10 @@ def _bind_id(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: i
     options = _param_options(game, ctx, action, param)
     seen: dict[str, Any] = {}
     last = index + 1 == len(params)
+    if not last:  # refused whole, as the listing refuses it, whichever option the id names
+        for value in options:
+            if "," in (key := option_id(value)):
+                raise _comma_in_id(action, index, key)
     for value in options:
         kind = type(value)
         key = value if kind is str else str(value) if kind is int else option_id(value)  # the option's id
