@@ -244,6 +244,12 @@ class Model:
             raise located(self.board.source, f"board nodes name unknown kind '{self.board.nodes}'",
                           did_you_mean(self.board.nodes, self.kinds))
         nodes = self.items_of(self.board.nodes)
+        for node in nodes:
+            if "|" in node:  # an edge's key is its two ends joined by "|" (`edge_key`): a|b then c, or a then b|c?
+                kind = self.kinds[self.board.nodes]
+                raise located(kind.item_lines.get(node, kind.source),
+                              f"board node '{node}' has '|' in its id, which joins the two ends of an edge's key",
+                              "name board nodes without '|'")
         self.adjacency = {node: [] for node in nodes}
         for edge in self.board.edges:
             if len(edge) != 2:
