@@ -119,13 +119,15 @@ def test_steps_stops_avoid_and_order(tmp_path: Path) -> None:
     assert evaluate(game, state, "reachable([r1, r2], 1)") == ["t1", "r2", "r1", "r3"]
 
 
-def test_the_walk_is_charged_per_node_visited(tmp_path: Path) -> None:
+def test_the_walk_is_charged_per_node_visited_and_neighbour_looked_at(tmp_path: Path) -> None:
     game = load(tmp_path, "compiled")
     state = game.new_game(players=2, seed=1)
     fn = game.generated.expr("reachable(t1, 1000000)", _origin(), None, "test")
     ctx = Ctx(game.program, state.data, 0)
     fn(ctx)
-    assert 9 <= ctx.steps <= 20  # each of the 9 spots once (and the call), whatever `steps` says
+    # Each of the 9 spots once, and each end of the 9 edges looked at from the other (and the call), whatever
+    # `steps` says.
+    assert 9 + 2 * 9 <= ctx.steps <= 9 + 2 * 9 + 3
     small = Ctx(game.program, state.data, 0, budget=4)
     with pytest.raises(RulesError, match="step budget"):
         fn(small)

@@ -88,7 +88,9 @@ def count(ctx: Ctx, where: str, value: Any, item: Any = None) -> int:
     if item is not None:
         if isinstance(value, ZoneRef):
             return zone_ops.amount(ctx, value, item, where)
-        return sum(1 for x in _items(ctx, where, value) if x == item)
+        items = _items(ctx, where, value)
+        charge_search(ctx, where, items, item)
+        return sum(1 for x in items if x == item)
     if isinstance(value, ZoneRef):  # counted where it is, not listed
         return zone_ops.held(ctx, value, where)
     return len(_items(ctx, where, value))
@@ -136,11 +138,26 @@ def contains(ctx: Ctx, where: str, container: Any, item: Any) -> bool:
         return zone_ops.amount(ctx, container, item, where) > 0
     if isinstance(container, list):
         ctx.tick_many(len(container), where)  # compared element by element
-        if type(item) is list and item:  # each element of the same length compared as deep as `item` goes
-            size = charge_nested(ctx, item, where)
-            ctx.tick_many(size * sum(1 for element in container if type(element) is list), where)
+        charge_search(ctx, where, container, item)
         return item in container
     raise ProgramError(f"'in' needs a list or a zone in {where}")
+
+
+def charge_search(ctx: Ctx, where: str, items: list[Any], item: Any) -> None:
+    """Looking for a list among `items` compares it with each list there as deep as it goes: a step for each
+    element compared (the step per element of `items` is counted by the caller)."""
+    if type(item) is list and item:
+        size = charge_nested(ctx, item, where)
+        ctx.tick_many(size * sum(1 for element in items if type(element) is list), where)
+
+
+def charge_lists_in(ctx: Ctx, where: str, items: list[Any], times: int = 1) -> None:
+    """Work that walks each list among `items` (its id made, or compared with others `times` over): a step for
+    each element nested in them."""
+    for element in items:
+        if type(element) is list:
+            size = charge_nested(ctx, element, where)
+            ctx.tick_many((times - 1) * size, where)
 
 
 def _multiset(ctx: Ctx, where: str, value: Any) -> dict[Any, int]:
@@ -261,7 +278,9 @@ def reverse(ctx: Ctx, where: str, value: Any) -> list[Any]:
 def distinct(ctx: Ctx, where: str, value: Any) -> list[Any]:
     seen: set[str] = set()
     result = []
-    for item in _items(ctx, where, value):
+    items = _items(ctx, where, value)
+    charge_lists_in(ctx, where, items)  # each list's id made
+    for item in items:
         key = option_id(item)
         if key not in seen:
             seen.add(key)
@@ -272,6 +291,7 @@ def distinct(ctx: Ctx, where: str, value: Any) -> list[Any]:
 def without(ctx: Ctx, where: str, value: Any, item: Any) -> list[Any]:
     """The list with the first occurrence of `item` removed."""
     items = list(_items(ctx, where, value))
+    charge_search(ctx, where, items, item)
     if item in items:
         items.remove(item)
     return items
@@ -296,6 +316,7 @@ def _flattened_type(types: list[str]) -> str:
 
 def index_of(ctx: Ctx, where: str, value: Any, item: Any) -> int:
     items = _items(ctx, where, value)
+    charge_search(ctx, where, items, item)
     if item not in items:
         raise ProgramError(f"{item!r} is not in the list in {where}")
     return items.index(item)
@@ -303,6 +324,7 @@ def index_of(ctx: Ctx, where: str, value: Any, item: Any) -> int:
 
 def sort(ctx: Ctx, where: str, value: Any) -> list[Any]:
     items = _items(ctx, where, value)
+    charge_lists_in(ctx, where, items, max(1, len(items).bit_length()))  # lists compared, about log n times each
     try:
         return sorted(items)
     except TypeError:
@@ -378,8 +400,9 @@ def reachable(ctx: Ctx, where: str, start: Any, steps: int, stops: Any = None, a
 
     A path may end on a node of `stops` but not go on from it (a start always
     goes on); it never enters a node of `avoid`. A start is listed only if a
-    path leads back to it. Each node visited costs a step, so the walk is
-    bounded by the board and the budget whatever `steps` is.
+    path leads back to it. Each node visited costs a step, and a step for each
+    neighbour it looks at, so the walk is bounded by the board and the budget
+    whatever `steps` is.
     """
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
         raise ProgramError(f"reachable() needs a number of steps >= 0 in {where}")
@@ -395,8 +418,9 @@ def reachable(ctx: Ctx, where: str, start: Any, steps: int, stops: Any = None, a
     for _ in range(steps):
         following = []
         for node in frontier:
-            ctx.tick(where)
-            for n in adjacency.get(node, ()):
+            joined = adjacency.get(node, ())
+            ctx.tick_many(1 + len(joined), where)  # the node, and each neighbour looked at (a hub's thousands)
+            for n in joined:
                 if n in seen or option_id(n) in barred or edge_key(node, n) in blocked:
                     continue
                 seen.add(n)

@@ -6,6 +6,9 @@ neighbours). Each now costs a step for each piece beyond the first (the statemen
 `sample` a step for each element of their list, as any builtin given a list does. So do the builtins that
 make a list out of a number or the board (`range`, `edges`, `blocked_edges`, `adjacent`, `neighbours`,
 `slots`): `let x = range(10000)` in a loop took 12 s within the budget (tests/bad_packs/range_in_a_loop).
+So do `reachable` (a step per neighbour it looks at: a hub of 5,000 nodes walked for one step took 70 s
+within the budget) and the builtins that compare lists nested in lists (`count`, `index_of`, `without`,
+`distinct`, `sort`: a minute for `count(big, other)` of ten thousand 10,000-number lists).
 Both backends count alike: the most loops the budget allows is the same under each, and is what that cost
 says.
 """
@@ -134,6 +137,18 @@ BODIES = {
     # a list looked for in a list of lists: each element, and the sought list's elements for each list in it
     "a list in a list of lists": ("let found = range(50) in [range(50), range(50)]", 1 + 3 * 50 + 2 + 50 + 2 * 50),
     "a number in a list": ("let found = 3 in range(100)", 1 + 100 + 100),
+    # so does a builtin that looks for a list among lists (both lists given cost their lengths), and one that
+    # makes each list's id (`distinct`) or compares them with each other (`sort`, about log2 n times each)
+    "a list counted in a list of lists": ("let n = count([range(50), range(50)], range(50))",
+                                          1 + 3 * 50 + (2 + 50) + 50 + 2 * 50),
+    "a list's place in a list of lists": ("let n = index_of([range(50), range(50)], range(50))",
+                                          1 + 3 * 50 + (2 + 50) + 50 + 2 * 50),
+    "a list left out of a list of lists": ("let n = without([range(50), range(50)], range(50))",
+                                           1 + 3 * 50 + (2 + 50) + 50 + 2 * 50),
+    "distinct lists": ("let d = distinct([range(50), range(50)])", 1 + 2 * 50 + 2 + 2 * 50),
+    "lists sorted": ("let d = sort([range(50), range(50)])", 1 + 2 * 50 + 2 + 2 * (2 * 50)),
+    # a node and each neighbour looked at: c0 is joined to the 99 other cards
+    "reachable from a hub": ("let near = reachable(\"c0\", 1)", 1 + 1 + (CARDS - 1)),
     "a flattened list": ("let all = flatten([items(deck), items(deck)])", 1 + 2 * CARDS + 2 + 2 * CARDS),
 }
 
