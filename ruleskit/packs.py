@@ -578,6 +578,9 @@ class _Layer:
         section, _, name = entry.partition(".")
         key = (section, name)
         if section in SINGLETONS:
+            if name:  # `scoring.x` would take the whole of [scoring] away
+                raise doc.error(("remove",), f"cannot remove {entry}: [{section}] is removed whole, as "
+                                f"\"{section}\"", f"write \"{section}\", or [update.{section}] to change a key")
             key = (section, "")
         if key not in self.defs:
             names = {f"{s}.{n}" if n else s: _at(raw.source.file, raw.source.line) for (s, n), raw in self.defs.items()}
