@@ -100,6 +100,9 @@ class Model:
                     if field not in kind.fields and field != "name":
                         raise located(source, f"item '{item_id}' sets unknown field '{field}' of kind '{kind_name}'",
                                       did_you_mean(field, kind.fields))
+                if not isinstance(fields.get("name", item_id), str):
+                    raise located(source, f"item '{item_id}' has a name that is not text: {fields['name']!r}",
+                                  "write name = \"...\"")
                 data: dict[str, Any] = {"id": item_id, "name": fields.get("name", item_id)}
                 for field, ftype in kind.fields.items():
                     if field in fields:
