@@ -39,7 +39,7 @@ class Lobby:
     def check_host(self, token: str) -> None:
         import secrets
 
-        if not secrets.compare_digest(token, self.host_token):
+        if not secrets.compare_digest(token.encode(), self.host_token.encode()):  # str compares only ASCII
             raise Refusal("this is not the host's address", 404)
 
     def current(self) -> WebTable:

@@ -91,7 +91,7 @@ class WebTable:
 
     def seat_of(self, token: str) -> int:
         for seat, known in enumerate(self.tokens):
-            if secrets.compare_digest(known, token):
+            if secrets.compare_digest(known.encode(), token.encode()):  # as bytes: any text compares
                 return seat
         raise Refusal("no seat has this address (the game may have been replaced by a new one)", 404)
 

@@ -27,6 +27,10 @@ def test_unknown_tokens_are_refused(served: Any) -> None:
     assert table.client.get("/api/host/not-a-token/log").status_code == 404
     response = table.client.post("/api/host/nope/new", json={"players": 2})
     assert response.status_code == 404 and "error" in response.json()
+    # A token that is not ASCII is unknown too (compared as text, it raised a TypeError: a 500).
+    assert table.client.get("/api/seat/%C3%A9").status_code == 404
+    assert table.client.get("/api/host/%C3%A9").status_code == 404
+    assert table.client.post("/api/seat/%C3%A9/act", json={"action": "x"}).status_code == 404
     assert snapshot(table) == before
 
 
