@@ -257,3 +257,23 @@ def test_undo_is_refused_once_a_new_face_is_shown(tmp_path: Path) -> None:
     before = state.clone()
     state.apply("turn")  # the next card's front, and the turned card's back, are seen
     assert revealed(before, state, 0)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_one_view_works_out_its_faces_within_one_step_budget(tmp_path: Path, backend: str) -> None:
+    """Each face used to get a budget of its own: 3,000 cards face up, each shown by a costly rule, took one
+    view 20 s. Here a face costs some 60,000 steps: three fit in the budget of 200,000, four do not."""
+    costly = GAME.replace('[zones.table]\ntype = "stack"\nof = "card"\nshows = "it.front"',
+                          '[zones.table]\ntype = "stack"\nof = "card"\n'
+                          'shows = "if sum([count(range(10000)) for k in range(3)]) > 0 then it.front else it.back"')
+    assert costly != GAME
+    state = load(tmp_path, costly, backend).new_game(players=2, seed=3)
+    for _ in range(3):
+        state.apply("turn")
+        state.apply("lay")
+    table = state.data["z"]["table"]
+    assert state.view(0)["zones"]["table"] == [{"shows": front(item)} for item in table]
+    state.apply("turn")
+    state.apply("lay")
+    with pytest.raises(ruleskit.RulesError, match="step budget"):
+        state.view(0)

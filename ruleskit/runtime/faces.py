@@ -35,9 +35,17 @@ def uses_faces(model: Model) -> bool:
     return any(zone.shows is not None or zone.redraw != "kind" for zone in model.zones.values())
 
 
-def token(program: Program, data: dict[str, Any], zone_name: str, item: str) -> dict[str, Any]:
-    """What a viewer who may not see `item`'s id sees of it in zone `zone_name`."""
-    ctx = Ctx(program, data, data["flow"]["active"])
+def faces_context(program: Program, data: dict[str, Any]) -> Ctx:
+    """The context the `shows` expressions of one view or one redraw run on: one step budget for all of them
+    (3,000 cards face up, each with a fresh budget, took a view 20 s)."""
+    return Ctx(program, data, data["flow"]["active"])
+
+
+def token(program: Program, data: dict[str, Any], zone_name: str, item: str, ctx: Ctx | None = None
+          ) -> dict[str, Any]:
+    """What a viewer who may not see `item`'s id sees of it in zone `zone_name` (on `ctx`, if given)."""
+    if ctx is None:
+        ctx = faces_context(program, data)
     ctx.env = {"it": item}
     return {TOKEN: copy_data(program.shows[zone_name](ctx))}
 
@@ -90,8 +98,9 @@ def hidden_items(model: Model, data: dict[str, Any], viewer: int) -> set[str]:
     return {item for item in placed - seen if model.item_kind.get(item) in kinds}
 
 
-def shown_zone(program: Program, data: dict[str, Any], key: str, viewer: int) -> Any:
-    """A `shows` zone as `viewer` sees it, or None when the plain rules apply (ids, or nothing but a count)."""
+def shown_zone(program: Program, data: dict[str, Any], key: str, viewer: int, ctx: Ctx) -> Any:
+    """A `shows` zone as `viewer` sees it, or None when the plain rules apply (ids, or nothing but a count);
+    its faces worked out on `ctx` (`faces_context`)."""
     model = program.model
     name = key.partition("@")[0]
     if model.zones[name].shows is None:
@@ -99,10 +108,10 @@ def shown_zone(program: Program, data: dict[str, Any], key: str, viewer: int) ->
     content = data["z"][key]
     mode = exposure(model, key, viewer)
     if mode == "tokens":
-        return [token(program, data, name, item) if item is not None else None for item in content]
+        return [token(program, data, name, item, ctx) if item is not None else None for item in content]
     if mode == "top-token":
         return {"hidden": True, "count": sum(1 for x in content if x is not None),
-                "top": token(program, data, name, content[0]) if content and content[0] is not None else None}
+                "top": token(program, data, name, content[0], ctx) if content and content[0] is not None else None}
     return None
 
 
@@ -112,6 +121,7 @@ def shown_zone(program: Program, data: dict[str, Any], key: str, viewer: int) ->
 def redeal(program: Program, data: dict[str, Any], viewer: int) -> None:
     """Redraw what `viewer` cannot see, keeping every token the viewer is shown, in place."""
     model = program.model
+    ctx = faces_context(program, data)
     groups: dict[str, tuple[list[tuple[str, int]], list[tuple[str, int, Any]]]] = {}
     for key in sorted(data["z"]):
         name = key.partition("@")[0]
@@ -127,24 +137,25 @@ def redeal(program: Program, data: dict[str, Any], viewer: int) -> None:
         if mode in ("top", "top-token"):
             first_hidden = 1
             if mode == "top-token" and content and content[0] is not None:
-                shown.append((key, 0, token(program, data, name, content[0])))
+                shown.append((key, 0, token(program, data, name, content[0], ctx)))
         if mode == "tokens":
-            shown += [(key, i, token(program, data, name, item)) for i, item in enumerate(content) if item is not None]
+            shown += [(key, i, token(program, data, name, item, ctx)) for i, item in enumerate(content)
+                      if item is not None]
             continue
         hidden += [(key, i) for i in range(first_hidden, len(content)) if content[i] is not None]
     for hidden, shown in groups.values():
-        _redeal_group(program, data, hidden, shown)
+        _redeal_group(program, data, hidden, shown, ctx)
 
 
 def _redeal_group(program: Program, data: dict[str, Any], hidden: list[tuple[str, int]],
-                  shown: list[tuple[str, int, Any]]) -> None:
+                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> None:
     zones = data["z"]
     places = [(key, i) for key, i in hidden] + [(key, i) for key, i, _ in shown]
     if len(places) < 2:
         return
     # Sorted first, so the copy depends only on what the viewer knows, not on the hidden order.
     pool = rng.shuffled(data, sorted(zones[key][i] for key, i in places))
-    picked = _match_tokens(program, data, pool, shown)
+    picked = _match_tokens(program, data, pool, shown, ctx)
     if picked is None:  # no consistent exchange found this way: the shown items stay where they are
         picked = [zones[key][i] for key, i, _ in shown]
         for item in picked:
@@ -156,7 +167,7 @@ def _redeal_group(program: Program, data: dict[str, Any], hidden: list[tuple[str
 
 
 def _match_tokens(program: Program, data: dict[str, Any], pool: list[str],
-                  shown: list[tuple[str, int, Any]]) -> list[str] | None:
+                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> list[str] | None:
     """For each shown place, the first item of `pool` that shows the same token there (removed from the pool)."""
     remaining = list(pool)
     picked = []
@@ -164,7 +175,7 @@ def _match_tokens(program: Program, data: dict[str, Any], pool: list[str],
 
     def face(name: str, item: str) -> Any:
         if (name, item) not in faces:
-            faces[name, item] = token(program, data, name, item)
+            faces[name, item] = token(program, data, name, item, ctx)
         return faces[name, item]
 
     for key, _, wanted in shown:

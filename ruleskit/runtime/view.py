@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .data import copy_data
-from .faces import hidden_items, shown_zone, uses_faces
+from .faces import faces_context, hidden_items, shown_zone, uses_faces
 from .visibility import hidden_summary, sees, zone_owner
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
     # Items shown by face only (runtime.faces) lose their vars wherever their id is not shown.
     faces = uses_faces(model)
     unnamed = hidden_items(model, data, viewer) if faces else set()
+    shows = faces_context(state.game.program, data) if faces else None  # one step budget for the whole view
     for item, values in data["ev"].items():
         if item in unnamed:
             continue
@@ -44,7 +45,7 @@ def make_view(state: State, viewer: int) -> dict[str, Any]:
         name = key.partition("@")[0]
         owner = zone_owner(model, key)
         zone = model.zones[name]
-        shown = shown_zone(state.game.program, data, key, viewer) if faces else None
+        shown = shown_zone(state.game.program, data, key, viewer, shows) if shows is not None else None
         if shown is not None:
             zones[key] = shown
             continue
