@@ -5,10 +5,14 @@ The index depends only on the pack and the number of players. In order:
 1. **Actions with enumerable parameters**: for each action of the pack, in the
    order the pack defines them, every combination of its parameters whose
    types are item kinds (the kind's items, in pack order) or players (seats
-   0..N-1), as the engine's action id (`drop:col1`, `play:red8`, `pass`).
+   0..N-1), as the engine's action id (`drop:col1`, `play:red8`, `pass`). An
+   action with more combinations than the index has room left for (it holds
+   at most `MAX_INDEXED` ids: four parameters over a kind of 200 items are
+   1.6 billion) is left to the sample games.
 2. **Actions seen in sample games**: ids of actions whose parameters are
    numbers, text or computed values (`accuse:1,4`, `sell_specialty:2`) are
-   collected from `SAMPLE_GAMES` random games with fixed seeds, sorted.
+   collected from `SAMPLE_GAMES` random games with fixed seeds, sorted, as
+   many as the index has room for.
 3. **Choice slots**: a pending choice (a `choose` in the rules, asked in the
    middle of an action) offers options; option k takes choice slot k, in the
    engine's order. There are as many slots as the most options seen in the
@@ -25,6 +29,7 @@ The index depends only on the pack and the number of players. In order:
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 from ..game import Game
@@ -35,6 +40,7 @@ SAMPLE_GAMES = 4
 SAMPLE_DECISIONS = 3000
 MAX_CHOICE_SLOTS = 64
 SPARE_SLOTS = 16
+MAX_INDEXED = 100_000
 
 
 class ActionIndex:
@@ -45,7 +51,7 @@ class ActionIndex:
         ids = self.enumerable_ids(game, players)
         seen, most_options = self.sample(game, players)
         known = set(ids)
-        ids += sorted(i for i in seen if i not in known)
+        ids += sorted(i for i in seen if i not in known)[:MAX_INDEXED - len(ids)]
         self.ids = ids
         self.position = {action_id: i for i, action_id in enumerate(ids)}
         self.choice_base = len(ids)
@@ -72,6 +78,8 @@ class ActionIndex:
                 else:
                     break
             else:
+                if math.prod(len(domain) for domain in domains) > MAX_INDEXED - len(ids):
+                    continue  # too many to number: its ids come from the sample games
                 for values in itertools.product(*domains):
                     ids.append(action.name if not values else f"{action.name}:{','.join(values)}")
         return ids
@@ -93,7 +101,7 @@ class ActionIndex:
                     break
                 if state.pending is not None:
                     most = max(most, len(actions))
-                else:
+                elif len(seen) < MAX_INDEXED:  # no more than the index could take
                     seen.update(a.id for a in actions)
                 state.apply(actions[rng.randrange(len(actions))])
         return seen, most

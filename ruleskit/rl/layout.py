@@ -30,10 +30,14 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import PackError
 from ..game import Game
 
 MAX_POSITIONAL = 2048
 """Positional blocks larger than this (capacity x items) fall back to counts per item."""
+MAX_OBSERVATION = 1_000_000
+"""The most numbers an observation holds: 5,000 spaces each owning a zone of a 5,000-card kind made 25 million
+(a gigabyte, and seconds, for each one)."""
 
 
 class ObservationLayout:
@@ -63,6 +67,12 @@ class ObservationLayout:
         self.size = (len(self.game_vars) + players * len(self.player_vars) + len(self.item_vars)
                      + sum(1 + (length * len(items) if length else len(items)) for _, _, _, items, length in self.zones)
                      + len(self.phases) + len(self.stages) + players + 4)
+        if self.size > MAX_OBSERVATION:
+            widest = max(self.zones, key=lambda z: z[4] * len(z[3]) if z[4] else len(z[3]), default=None)
+            raise PackError(f"an observation of {game.name} for {players} players would hold {self.size} numbers, "
+                            f"more than {MAX_OBSERVATION}" + (f" (its {len(self.zones)} zones count their kinds' "
+                                                              f"items: zone '{widest[1]}' {len(widest[3])} of them)"
+                                                              if widest else ""))
 
     def encode(self, view: dict[str, Any], observer: int, pending_for_me: bool) -> np.ndarray:
         model = self.game.model

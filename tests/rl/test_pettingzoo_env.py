@@ -118,3 +118,75 @@ def test_a_waiting_player_is_offered_its_anytime_actions_or_to_wait() -> None:
         assert mask[env.index.wait_slot] == 0
         env.step(int(rng.choice(np.flatnonzero(mask))))
     assert declined and taken
+
+
+def _write_pack(root: Path, game: str) -> Path:
+    root.mkdir()
+    (root / "pack.toml").write_text('name = "wide"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                    'files = ["game.toml"]\n')
+    (root / "game.toml").write_text(game)
+    return root
+
+
+WIDE = """
+[kinds.card]
+%(cards)s
+
+[stages.main]
+
+[phases.p]
+stage = "main"
+
+[flow]
+start = "p"
+max_turns = 6
+
+%(actions)s
+
+[scoring]
+score = "0"
+"""
+
+
+def test_an_action_with_more_combinations_than_the_index_holds_is_left_to_the_samples(tmp_path: Path) -> None:
+    """Four parameters over twenty cards are 160,000 combinations: numbering them all (1.6 billion for 200
+    cards) ran out of memory. The action, whose bindings the game narrows to sixteen, is indexed as the
+    sample games meet it, and stays playable."""
+    cards = "\n".join(f"items.c{i} = {{}}" for i in range(20))
+    actions = """
+[actions.deal]
+stage = "main"
+params = { a = "low", b = "low", c = "low", d = "low" }
+when = "turn_number > 2"
+effect = "end turn"
+
+[actions.pick]
+stage = "main"
+params = { a = "card" }
+effect = "end turn"
+"""
+    actions = actions.replace('"low"', '"[c for c in card if c == c0 or c == c1]"')
+    pack = _write_pack(tmp_path / "wide", WIDE % {"cards": cards, "actions": actions})
+    env = ruleskit.rl.env(str(pack), players=2)
+    assert env.index.ids[:20] == [f"pick:c{i}" for i in range(20)]
+    assert len(env.index.ids) <= ruleskit.rl.actions.MAX_INDEXED
+    assert any(i.startswith("deal:") for i in env.index.ids)  # met in the sample games
+    api_test(env, num_cycles=20)
+
+
+def test_an_observation_past_its_largest_size_is_a_clear_error(tmp_path: Path) -> None:
+    """A zone for each of 1,001 cards, each counting the 1,001 cards: a million numbers an observation."""
+    cards = "\n".join(f"items.c{i} = {{}}" for i in range(1001))
+    actions = """
+[zones.pile]
+type = "stack"
+of = "card"
+owner = "card"
+
+[actions.wait]
+stage = "main"
+effect = "end turn"
+"""
+    pack = _write_pack(tmp_path / "wide", WIDE % {"cards": cards, "actions": actions})
+    with pytest.raises(ruleskit.PackError, match=r"would hold \d+ numbers, more than 1000000 .*zone 'pile'"):
+        ruleskit.rl.env(str(pack), players=2)
