@@ -2375,9 +2375,14 @@ class GeneratingCompiler(Compiler):
         fast: list[ast.stmt] = []
         if not endless:
             tests.append(ast.Compare(_name(item), [ast.In()], [_data("z", _attr(_name(src), "key"))]))
+            # The stack is read down to the item: a step for each piece above it, as `zones.remove` counts.
+            position = f"i_{number}"
             fast += [ast.Assign([ast.Name(held, ast.Store())], _call(_attr(_name(CTX), "own"), _const("z"),
                                                                       _attr(_name(src), "key"))),
-                     ast.Delete([ast.Subscript(_name(held), _call(_attr(_name(held), "index"), _name(item)), ast.Del())])]
+                     ast.Assign([ast.Name(position, ast.Store())], _call(_attr(_name(held), "index"), _name(item))),
+                     ast.If(_name(position), [ast.Expr(_call(_attr(_name(CTX), "tick_many"), _name(position), where))],
+                            []),
+                     ast.Delete([ast.Subscript(_name(held), _name(position), ast.Del())])]
         fast += self._put_on_stack(item, dst, dst_zone, top, number, where)
         slow = ast.Expr(_call("move_items", _name(CTX), _name(item), _name(src), _name(dst), _const(None),
                               _const(False), _const(top), where))

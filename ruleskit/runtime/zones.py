@@ -160,6 +160,8 @@ def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
             index = content.index(item)
         except ValueError:
             raise RuleViolation(f"{label_of(ctx.model, item)} is not in {_label(ctx, ref)}") from None
+        if index:  # read down to the item: a step for each piece or slot above it (80,000 moves out from under
+            ctx.tick_many(index, where)  # 99,999 pieces took 83 s within the budget)
         if zone.type == "row":
             content[index] = None
         else:
@@ -181,7 +183,10 @@ def add(ctx: Ctx, ref: ZoneRef, item: Any, count: int, top: bool, where: str) ->
         for _ in range(count):
             if None not in content:
                 raise RuleViolation(f"{_label(ctx, ref)} has no empty slot")
-            content[content.index(None)] = item
+            index = content.index(None)
+            if index:  # the slots read before the first empty one
+                ctx.tick_many(index, where)
+            content[index] = item
     elif count > 0:
         # Refused before the pieces are put, not after: a count written in a pack may be far too great to put.
         fixed = zone.capacity
