@@ -71,7 +71,7 @@ def play_app(lobby: Lobby) -> Starlette:
     async def host_info(request: Request) -> Response:
         try:
             lobby.check_host(request.path_params["token"])
-            return answer(lobby.info())
+            return answer(await run_in_threadpool(lobby.info))
         except Refusal as exc:
             return refused(exc)
 
@@ -80,7 +80,7 @@ def play_app(lobby: Lobby) -> Starlette:
             lobby.check_host(request.path_params["token"])
             body = await read_json(request)
             await run_in_threadpool(lobby.start, body.get("players"), body.get("seats"), body.get("seed"))
-            return answer(lobby.info())
+            return answer(await run_in_threadpool(lobby.info))
         except Refusal as exc:
             return refused(exc)
 
@@ -88,15 +88,15 @@ def play_app(lobby: Lobby) -> Starlette:
         try:
             lobby.check_host(request.path_params["token"])
             at = request.query_params.get("at", "")
-            return answer(lobby.screen(int(at) if plain_digits(at) else None))
+            return answer(await run_in_threadpool(lobby.screen, int(at) if plain_digits(at) else None))
         except Refusal as exc:
             return refused(exc)
 
-    def host_download(request: Request, text_of: Callable[[], str], suffix: str, media_type: str) -> Response:
+    async def host_download(request: Request, text_of: Callable[[], str], suffix: str, media_type: str) -> Response:
         """A file of the current game for the host only (saves and logs hold every hidden card)."""
         try:
             lobby.check_host(request.path_params["token"])
-            text = text_of()
+            text = await run_in_threadpool(text_of)
         except Refusal as exc:
             return refused(exc)
         name = f"{lobby.game.name}-{suffix}"
@@ -104,24 +104,26 @@ def play_app(lobby: Lobby) -> Starlette:
                         headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def host_save(request: Request) -> Response:
-        return host_download(request, lambda: lobby.current().save_text(), "save.json", "application/json")
+        return await host_download(request, lambda: lobby.current().save_text(), "save.json", "application/json")
 
     async def host_log(request: Request) -> Response:
-        return host_download(request, lambda: lobby.current().log_text(), "log.jsonl", "application/x-ndjson")
+        return await host_download(request, lambda: lobby.current().log_text(), "log.jsonl",
+                                   "application/x-ndjson")
 
     async def host_load(request: Request) -> Response:
         try:
             lobby.check_host(request.path_params["token"])
             body = await read_body(request)
             await run_in_threadpool(lobby.load, body.decode("utf-8", errors="replace"))
-            return answer(lobby.info())
+            return answer(await run_in_threadpool(lobby.info))
         except Refusal as exc:
             return refused(exc)
 
     async def seat_state(request: Request) -> Response:
         try:
             table = lobby.current()
-            return answer(table.payload(table.seat_of(request.path_params["token"])))
+            # Off the event loop: the table's lock may be held by bots playing, and no other request should wait.
+            return answer(await run_in_threadpool(table.payload, table.seat_of(request.path_params["token"])))
         except Refusal as exc:
             return refused(exc)
 
@@ -131,7 +133,7 @@ def play_app(lobby: Lobby) -> Starlette:
             seat = table.seat_of(request.path_params["token"])
             body = await read_json(request)
             await run_in_threadpool(table.act, seat, body.get("action"), body.get("version"))
-            return answer(table.payload(seat))
+            return answer(await run_in_threadpool(table.payload, seat))
         except Refusal as exc:
             return refused(exc)
 
@@ -141,7 +143,7 @@ def play_app(lobby: Lobby) -> Starlette:
             seat = table.seat_of(request.path_params["token"])
             body = await read_json(request)
             await run_in_threadpool(table.undo, seat, body.get("version"))
-            return answer(table.payload(seat))
+            return answer(await run_in_threadpool(table.payload, seat))
         except Refusal as exc:
             return refused(exc)
 
@@ -180,7 +182,7 @@ def replay_app(log: LogReplay) -> Starlette:
             seat = int(seat_text)
         else:
             return refused(Refusal("seat must be 'all' or a seat number from 0"))
-        return answer(log.step(int(raw), seat))
+        return answer(await run_in_threadpool(log.step, int(raw), seat))
 
     async def home(request: Request) -> Response:
         return PlainTextResponse("", status_code=307, headers={"Location": "/replay"})
