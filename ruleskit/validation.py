@@ -353,9 +353,13 @@ def check_flow(game: Game, flow: Any, players: int, path: str) -> None:
         where = _at(_at(path, "usage"), scope)
         for key, count in check_table(where, counts).items():
             name, _, seat = key.partition("@")
-            if name not in game.actions or (scope == "game") != bool(seat) or (seat and not plain_digits(seat)):
+            # The game's counts are each player's (`name@seat`), and so are a turn's and a visit's of an
+            # `anytime` action, which any player may take (engine.usage_key).
+            seated = scope == "game" or (name in game.actions and game.actions[name].anytime)
+            if name not in game.actions or seated != bool(seat) \
+                    or (seat and not (plain_digits(seat) and int(seat) < players)):
                 raise InvalidData(_at(where, key), "not an action of the pack" +
-                                  (" with a seat (name@seat)" if scope == "game" else ""))
+                                  (" with a seat (name@seat)" if seated else ""))
             check_int(_at(where, key), count, 0)
 
 

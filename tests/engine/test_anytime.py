@@ -232,3 +232,24 @@ def test_uses_counts_a_players_own_anytime_actions(market: ruleskit.Game) -> Non
     assert uses(tipper, "test", "tip", "turn") == 1
     assert uses(worker, "test", "tip", "turn") == 0
     assert uses(tipper, "test", "tip", "game") == 1
+
+
+def test_a_game_with_anytime_actions_taken_saves_and_loads(market: ruleskit.Game) -> None:
+    """A turn's and a visit's counts of an anytime action are each player's (`tip@0`): a save holding them
+    was refused as "not an action of the pack", so no such game could be saved."""
+    from ruleskit.errors import PackError
+
+    state = market.new_game(players=3, seed=0)
+    state.apply("work")
+    state.apply("tip", player=0)  # out of turn
+    assert "tip@0" in state.raw["flow"]["usage"]["turn"]
+    loaded = State.from_json(market, state.to_json())
+    assert loaded == state
+    loaded.apply("work")
+    assert loaded.legal_actions() == state.apply("work").legal_actions()
+    # A seat that the game does not have, or a seat on an action that is not anytime, is still refused.
+    for forged in ("tip@7", "work@0"):
+        table = state.to_json()
+        table["data"]["flow"]["usage"]["turn"][forged] = 1
+        with pytest.raises(PackError, match="not an action of the pack"):
+            State.from_json(market, table)
