@@ -34,6 +34,7 @@ from .runtime.state import State
 from .safetext import plain
 from .saves import SAVE_FORMAT
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .tableau import Redaction
 
 HUMAN = "human"
 BOT_SEED_SALT = 104729
@@ -139,7 +140,12 @@ class PlaySession:
         self.tell(player, self.seats[player], action.label, secret, before)
 
     def tell(self, player: int, seat: str, label: str, secret: bool, before: State) -> None:
-        """The decision just taken, then its consequences; kept for the next human screen when humans play."""
+        """The decision just taken, then its consequences; kept for the next human screen when humans play.
+        The humans who did not take it read its label without the items they cannot see now (a card passed
+        between two hidden hands)."""
+        others = [human for human in self.humans if human != player]
+        if others and not secret:
+            label = Redaction(self.state).text(label, *others)
         lines = [decision_line(self.display, player, seat, label, secret),
                  *outcome_events(self.display, self.state.history[-1]),
                  *self.visible_changes(before),

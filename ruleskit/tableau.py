@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .digits import plain_digits
@@ -33,6 +34,71 @@ def full_view(state: State) -> dict[str, Any]:
     return {"viewer": None, "players": data["n"], "vars": dict(data["v"]), "player_vars": list(data["pv"]),
             "items": dict(data["ev"]), "zones": dict(data["z"]), "blocked": list(data["blocked"]),
             "flow": flow, "result": data["result"]}
+
+
+HIDDEN = "(hidden)"
+_TOKEN = re.compile(r"\w+|\W")  # a word, or one character of no word
+_WORD = re.compile(r"\w")
+
+
+class Redaction:
+    """Texts about one state as a seat may read them: the id and the name of every item the seat cannot see
+    now replaced by HIDDEN (`without_names`). Each seat's hidden names are worked out once, from a view of
+    the state, for all the texts about it."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._names: dict[tuple[int, ...], dict[str, list[str]]] = {}
+
+    def text(self, text: str, *seats: int) -> str:
+        """`text` as every one of `seats` may read it."""
+        names = self._names.get(seats)
+        if names is None:
+            model = self.state.game.model
+            hidden: set[str] = set()
+            for seat in seats:
+                hidden |= secret_items(self.state, seat)
+            named = [str(model.item_data.get(item, {}).get("name", item)) for item in hidden]
+            names = self._names[seats] = name_index([*hidden, *named])
+        return without_names(text, names)
+
+
+def name_index(names: Iterable[str]) -> dict[str, list[str]]:
+    """Names by their first word (their first character when that is no word character), longest first."""
+    index: dict[str, list[str]] = {}
+    for name in set(names):
+        if name:
+            index.setdefault(_TOKEN.match(name).group(), []).append(name)  # type: ignore[union-attr]
+    for found in index.values():
+        found.sort(key=lambda n: (-len(n), n))
+    return index
+
+
+def without_names(text: str, index: dict[str, list[str]]) -> str:
+    """`text` with each name of `index` that stands there as a whole (no word character just before or just
+    after it) replaced by HIDDEN, the longest first where several start at one place. Names are looked up by
+    the word at each place, so ten thousand messages about a state with a hundred thousand hidden pieces cost
+    what the messages say, not a pattern of every name tried at every letter of each."""
+    if not index:
+        return text
+    parts: list[str] = []
+    done = 0  # the text before this is in `parts`
+    for token in _TOKEN.finditer(text):
+        start = token.start()
+        if start < done or _word_at(text, start - 1):
+            continue  # inside a name replaced, or inside a word
+        for name in index.get(token.group(), ()):
+            end = start + len(name)
+            if text.startswith(name, start) and not _word_at(text, end):
+                parts += [text[done:start], HIDDEN]
+                done = end
+                break
+    return "".join(parts) + text[done:] if parts else text
+
+
+def _word_at(text: str, at: int) -> bool:
+    """Whether a word character (as a pattern's \\w) stands at `at` in `text`."""
+    return 0 <= at < len(text) and _WORD.match(text, at) is not None
 
 
 def secret_items(state: State, viewer: int) -> set[str]:

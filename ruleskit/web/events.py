@@ -8,33 +8,18 @@ Dice rolls are public; a shuffle or a random draw is told without its result.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from ..digits import plain_digits
-from ..tableau import Tableau, secret_items
+from ..tableau import Redaction, Tableau
 
 if TYPE_CHECKING:
     from ..runtime.engine import Action
     from ..runtime.state import State
 
-HIDDEN = "(hidden)"
-
-
-def redact(text: str, tableau: Tableau, items: set[str]) -> str:
-    """`text` with the id and the name of each of `items` replaced by HIDDEN."""
-    if not items:
-        return text
-    names: set[str] = set()
-    for item in items:
-        names.add(item)
-        names.add(str(tableau.model.item_data.get(item, {}).get("name", item)))
-    pattern = r"(?<![\w])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w])"
-    return re.sub(pattern, HIDDEN, text)
-
-
-def decision_texts(tableau: Tableau, before: State, after: State, action: Action) -> list[str]:
-    """How the decision `action`, taken in `before` and leading to `after`, is told to each seat."""
+def decision_texts(tableau: Tableau, before: State, after: State, action: Action, redaction: Redaction) -> list[str]:
+    """How the decision `action`, taken in `before` and leading to `after`, is told to each seat (`redaction`
+    hides what each cannot see in `after`)."""
     who = tableau.display.player_name(action.player)
     told = answered(before.prompt, action.label)
     secret_pick = before.pending is None and before.raw["flow"]["simul"] is not None
@@ -45,7 +30,7 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
         elif secret_pick:
             texts.append(f"{who} makes a secret choice")
         else:
-            texts.append(f"{who}: {redact(told, tableau, secret_items(after, seat))}")
+            texts.append(f"{who}: {redaction.text(told, seat)}")
     return texts
 
 
@@ -56,9 +41,9 @@ def answered(prompt: str | None, label: str) -> str:
     return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
 
 
-def message_texts(tableau: Tableau, state: State, message: str) -> list[str]:
+def message_texts(state: State, message: str, redaction: Redaction) -> list[str]:
     """A pack's message is public; items a seat cannot see are still kept out of it."""
-    return [redact(message, tableau, secret_items(state, seat)) for seat in range(state.players)]
+    return [redaction.text(message, seat) for seat in range(state.players)]
 
 
 def chance_text(tableau: Tableau, outcome: dict[str, Any], full: bool = False) -> str:

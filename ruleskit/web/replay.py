@@ -13,7 +13,7 @@ from ..errors import ReplayMismatch
 from ..game import Game
 from ..log import read_header, replay
 from ..runtime.state import State
-from ..tableau import Tableau, full_view
+from ..tableau import Redaction, Tableau, full_view
 from .events import answered, chance_text, decision_texts, message_texts
 
 MAX_STEPS = 100_000
@@ -55,13 +55,14 @@ class LogReplay:
 
     def _step_lines(self, before: State, after: State, action: Any) -> list[dict[str, Any]]:
         who = self.tableau.display.player_name(action.player)
+        redaction = Redaction(after)
         lines = [{"kind": "decision", "all": f"{who}: {answered(before.prompt, action.label)}",
-                  "seats": decision_texts(self.tableau, before, after, action)}]
+                  "seats": decision_texts(self.tableau, before, after, action, redaction)}]
         for outcome in after.history[-1]["chance"]:
             lines.append({"kind": "chance", "all": chance_text(self.tableau, outcome, full=True),
                           "seats": [chance_text(self.tableau, outcome)] * after.players})
         for message in after.messages:
-            lines.append({"kind": "message", "all": message, "seats": message_texts(self.tableau, after, message)})
+            lines.append({"kind": "message", "all": message, "seats": message_texts(after, message, redaction)})
         return lines
 
     def summary(self) -> dict[str, Any]:

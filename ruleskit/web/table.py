@@ -23,7 +23,7 @@ from ..log import log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
-from ..tableau import Tableau
+from ..tableau import Redaction, Tableau
 from .events import chance_text, decision_texts, message_texts
 
 FEED_LENGTH = 80  # events sent with each payload
@@ -141,11 +141,12 @@ class WebTable:
         self.version += 1
         if before.pending is None and before.raw["flow"]["simul"] is not None:
             self.secret_picks[player] = chosen.label
-        self.add_event("decision", decision_texts(self.tableau, before, after, chosen), chosen.player)
+        redaction = Redaction(after)  # each seat's view worked out once for all the texts
+        self.add_event("decision", decision_texts(self.tableau, before, after, chosen, redaction), chosen.player)
         for outcome in after.history[-1]["chance"]:
             self.add_event("chance", [chance_text(self.tableau, outcome)])
         for message in after.messages:
-            self.add_event("message", message_texts(self.tableau, after, message))
+            self.add_event("message", message_texts(after, message, redaction))
         if after.is_terminal:
             self.add_event("end", [f"Game over: {after.result['reason'] if after.result else ''}"])
 

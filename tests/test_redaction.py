@@ -1,0 +1,100 @@
+"""What another seat reads of a decision or a message: the items it cannot see replaced by "(hidden)".
+
+`without_names` finds each hidden name by the word where it would start, rather than trying one pattern
+of every name at every letter (ten thousand messages about a state with a hundred thousand hidden pieces
+took one decision 109 s in `serve`). It must replace exactly what that pattern replaced.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleskit.cli import main
+from ruleskit.tableau import HIDDEN, name_index, without_names
+
+ALPHABET = "ab c-_.é1"
+
+
+def by_pattern(text: str, names: list[str]) -> str:
+    """The reference: one alternation of every name, longest first, each standing as a whole."""
+    names = sorted({n for n in names if n}, key=len, reverse=True)
+    if not names:
+        return text
+    pattern = r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])"
+    return re.sub(pattern, HIDDEN, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(ALPHABET, max_size=30), st.lists(st.text(ALPHABET, min_size=1, max_size=6), max_size=6))
+def test_names_are_replaced_as_one_pattern_of_them_all_would(text: str, names: list[str]) -> None:
+    assert without_names(text, name_index(names)) == by_pattern(text, names)
+
+
+def test_whole_names_only_and_the_longest_first() -> None:
+    index = name_index(["c1", "Five of Stars", "Five", "-x"])
+    assert without_names("c1 c12 xc1 c1.", index) == f"{HIDDEN} c12 xc1 {HIDDEN}."
+    assert without_names("Pass Five of Stars, Five of Moons", index) == f"Pass {HIDDEN}, {HIDDEN} of Moons"
+    assert without_names("a-x -x", index) == f"a-x {HIDDEN}"
+
+
+PASSING = """
+[kinds.card]
+items.ace = { name = "Ace of Spades" }
+items.two = { name = "Two of Hearts" }
+items.three = { name = "Three of Clubs" }
+items.four = { name = "Four of Diamonds" }
+items.five = { name = "Five of Stars" }
+items.six = { name = "Six of Moons" }
+
+[zones.deck]
+of = "card"
+visible = "none"
+start = ["ace", "two", "three", "four", "five", "six"]
+
+[zones.hand]
+of = "card"
+owner = "player"
+visible = "owner"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "shuffle deck\\nfor p in players { draw 2 from deck to p.hand }"
+max_turns = 6
+
+[actions.give]
+stage = "main"
+label = "Pass {c} face down to the next player"
+params = { c = "items(me.hand)" }
+effect = "move c from me.hand to next_player(me).hand\\nend turn"
+
+[scoring]
+score = "0"
+"""
+
+CARDS = ["Ace of Spades", "Two of Hearts", "Three of Clubs", "Four of Diamonds", "Five of Stars", "Six of Moons"]
+
+
+def test_play_tells_a_human_another_players_pass_without_the_card(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Player 2 passes a card to Player 3, between two hands the human (Player 1) cannot see: the human reads
+    the pass without the card. Player 3's pass comes to the human, who then holds the card and reads it."""
+    (tmp_path / "pack.toml").write_text('name = "passing"\nversion = "1"\nplayers = { min = 3, max = 3 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(PASSING)
+    answers = iter(["1", "1", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(tmp_path), "--seats", "human,random,random", "--seed", "3", "--layout", "compact"]) == 0
+    out = capsys.readouterr().out
+    second = [line for line in out.splitlines() if "Player 2 (random): Pass" in line]
+    third = [line for line in out.splitlines() if "Player 3 (random): Pass" in line]
+    assert second and third
+    assert all(f"Pass {HIDDEN} face down" in line and not any(c in line for c in CARDS) for line in second)
+    assert all(any(c in line for c in CARDS) for line in third)
