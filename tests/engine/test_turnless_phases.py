@@ -12,6 +12,7 @@ from engine_support import write_pack
 
 import ruleskit
 from ruleskit.errors import ProgramError
+from ruleskit.runtime.state import State
 
 MANIFEST = """\
 name = "phases"
@@ -149,3 +150,25 @@ def test_flatten_of_a_list_of_numbers_is_a_located_error(tmp_path: Path) -> None
     with pytest.raises(ProgramError, match="expected a list or a zone, got '1' in flow setup") as caught:
         game.new_game(2)
     assert caught.value.file is not None and caught.value.file.endswith("game.toml")
+
+
+def test_an_order_with_a_seat_twice_plays_and_its_games_save_and_load(tmp_path: Path) -> None:
+    """A snake order (`[0, 1, 1, 0]`) gives a player two turns a round; a save of such a game was refused as
+    "a seat appears twice", so no game of it could be saved."""
+    root = tmp_path / "snake"
+    root.mkdir()
+    (root / "pack.toml").write_text('name = "snake"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                    'files = ["game.toml"]\n')
+    (root / "game.toml").write_text('[counters.c]\nowner = "player"\n\n[stages.main]\n\n[phases.play]\n'
+                                    'stage = "main"\norder = "[0, 1, 1, 0]"\n\n[flow]\nstart = "play"\n'
+                                    'max_turns = 8\n\n[actions.go]\nstage = "main"\neffect = "me.c += 1\\nend turn"\n\n'
+                                    '[scoring]\nscore = "p.c"\n')
+    game = ruleskit.load(root, cache=False)
+    state = game.new_game(players=2, seed=1)
+    seats = []
+    while not state.is_terminal:
+        seats.append(state.players_to_decide()[0])
+        loaded = State.from_json(game, state.to_json())
+        assert loaded == state
+        state.apply("go")
+    assert seats == [0, 1, 1, 0, 0, 1, 1, 0]
