@@ -58,7 +58,8 @@ class ObservationLayout:
             name, _, owner = key.partition("@")
             zone = model.zones[name]
             kind_items = model.items_of(zone.of, players)
-            length = zone.capacity or zone.slots or 0
+            # A capacity the pack works out (an expression, a text here) has no fixed length: counts per item.
+            length = (zone.capacity if type(zone.capacity) is int else 0) or zone.slots or 0
             positional = zone.type != "pool" and 0 < length and length * len(kind_items) <= MAX_POSITIONAL
             seat = int(owner) if zone.owner == "player" else None
             self.zones.append((key, name, seat, kind_items, length if positional else 0))

@@ -190,3 +190,42 @@ effect = "end turn"
     pack = _write_pack(tmp_path / "wide", WIDE % {"cards": cards, "actions": actions})
     with pytest.raises(ruleskit.PackError, match=r"would hold \d+ numbers, more than 1000000 .*zone 'pile'"):
         ruleskit.rl.env(str(pack), players=2)
+
+
+def test_a_stack_whose_capacity_is_an_expression_is_counted_per_item(tmp_path: Path) -> None:
+    """A capacity the pack works out (`2 + me.coins`) gives no fixed number of positions: the zone is read
+    as counts per item (it raised a TypeError comparing the expression's text with a number)."""
+    game = """
+[counters.coins]
+owner = "player"
+start = 2
+
+[kinds.gem]
+items.ruby = {}
+
+[zones.bag]
+type = "stack"
+of = "gem"
+owner = "player"
+capacity = "2 + me.coins"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 4
+
+[actions.pass]
+stage = "main"
+effect = "end turn"
+
+[scoring]
+score = "0"
+"""
+    env = ruleskit.rl.env(str(_write_pack(tmp_path / "bag", game)), players=2)
+    api_test(env, num_cycles=10)
+    # Per seat: one coin counter, the bag's count and one count for its one kind of gem.
+    assert env.layout.size == 2 * 1 + 2 * (1 + 1) + len(env.layout.phases) + len(env.layout.stages) + 2 + 4
