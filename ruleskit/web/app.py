@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..digits import plain_digits
+from ..errors import RulesError
 from .lobby import Lobby
 from .replay import LogReplay
 from .table import Refusal
@@ -36,6 +37,16 @@ def refused(exc: Refusal) -> JSONResponse:
 
 def answer(data: Any) -> JSONResponse:
     return JSONResponse(data, headers=NO_STORE)
+
+
+async def pack_failed(request: Request, exc: Exception) -> JSONResponse:
+    """An error in the pack's code met while answering (a `shows` that divides by zero): its located message,
+    not a traceback."""
+    return JSONResponse({"error": str(exc)}, status_code=500, headers=NO_STORE)
+
+
+# Every app answers an error of the pack's code with its message (see `pack_failed`).
+PACK_ERRORS: dict[Any, Callable[..., Any]] = {RulesError: pack_failed}
 
 
 async def read_body(request: Request) -> bytes:
@@ -162,7 +173,7 @@ def play_app(lobby: Lobby) -> Starlette:
         Route("/api/seat/{token}/undo", seat_undo, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers=PACK_ERRORS)
 
 
 def replay_app(log: LogReplay) -> Starlette:
@@ -194,4 +205,4 @@ def replay_app(log: LogReplay) -> Starlette:
         Route("/api/replay/{step}", step),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers=PACK_ERRORS)

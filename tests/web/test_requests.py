@@ -283,3 +283,21 @@ def test_numbers_in_addresses_that_are_not_plain_digits_are_refused(served: Any)
     for at in ["%C2%B2", "9" * 5000]:  # '²' passes str.isdigit, and int() refuses it; so does 5000 digits
         response = table.client.get(table.host + f"/screen?at={at}")
         assert response.status_code < 500, response.text[:200]
+
+
+def test_an_error_in_the_packs_code_while_answering_is_its_located_message(served: Any, tmp_path: Path) -> None:
+    """A face that divides by zero fails every view of its zone: the server answers with the pack's error,
+    where it was a traceback and an empty 500."""
+    (tmp_path / "pack.toml").write_text('name = "bad-face"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(
+        '[kinds.card]\nfields = { v = "int" }\nitems.k1 = { v = 0 }\nitems.k2 = { v = 1 }\n\n'
+        '[zones.table]\ntype = "stack"\nof = "card"\nshows = "10 // it.v"\nstart = ["k2", "k1"]\n\n'
+        '[stages.main]\n\n[phases.play]\nstage = "main"\n\n[flow]\nstart = "play"\nmax_turns = 4\n\n'
+        '[actions.pass]\nstage = "main"\neffect = "end turn"\n\n[scoring]\nscore = "0"\n')
+    table = served(str(tmp_path), ["human", "human"])
+    for url in (table.seat_urls()[0], f"{table.host}/screen"):
+        response = table.client.get(url)
+        assert response.status_code == 500
+        assert "division by zero in shows of zone table" in response.json()["error"]
+        assert "game.toml:9" in response.json()["error"]
