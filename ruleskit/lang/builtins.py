@@ -276,16 +276,26 @@ def reverse(ctx: Ctx, where: str, value: Any) -> list[Any]:
 
 
 def distinct(ctx: Ctx, where: str, value: Any) -> list[Any]:
-    seen: set[str] = set()
+    """The elements, each once, in order: two are repeats when `==` says so (1 and "1", or [1, 2] and
+    "1+2", are not, though their ids are alike; 1 and true are, as `true == 1`)."""
+    seen: set[Any] = set()
     result = []
     items = _items(ctx, where, value)
-    charge_lists_in(ctx, where, items)  # each list's id made
+    charge_lists_in(ctx, where, items)  # each list's key made
     for item in items:
-        key = option_id(item)
+        key = _same_key(item)
         if key not in seen:
             seen.add(key)
             result.append(item)
     return result
+
+
+def _same_key(value: Any) -> Any:
+    """A key equal for two values exactly when `==` says they are equal (a list's, its elements' keys: the
+    language has no tuples to confuse with it)."""
+    if type(value) is list:
+        return tuple(_same_key(element) for element in value)
+    return value
 
 
 def without(ctx: Ctx, where: str, value: Any, item: Any) -> list[Any]:
@@ -468,7 +478,7 @@ BUILTINS: dict[str, Builtin] = {
     "first": Builtin(first, 1, 1, _element_of_first, "the first element, or none"),
     "last": Builtin(last, 1, 1, _element_of_first, "the last element, or none"),
     "reverse": Builtin(reverse, 1, 1, _list_of_first, "the list backwards"),
-    "distinct": Builtin(distinct, 1, 1, _list_of_first, "the list without repeats, in order"),
+    "distinct": Builtin(distinct, 1, 1, _list_of_first, "the list without repeats (as `==` tells them), in order"),
     "without": Builtin(without, 2, 2, _list_of_first, "the list less the first occurrence of an element"),
     "flatten": Builtin(flatten, 1, 1, _flattened_type, "the elements of a list of lists, in order"),
     "index_of": Builtin(index_of, 2, 2, _fixed("int"), "position of an element"),
