@@ -8,7 +8,7 @@ and phase changes) and the table as one seat saw it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -20,6 +20,7 @@ from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .timeline import Timeline
 
 HELP_TEXT = """\
 Enter or n: next step   p: previous step   g N: go to step N   first / last
@@ -27,25 +28,25 @@ seat N: show the table as player N sees it   all: follow whoever decides   q: qu
 
 
 def replay_states(path: str | Path, progress: Callable[[int, int], None] | None = None,
-                  pack: str | Path | None = None) -> tuple[list[State], list[str]]:
-    """The verified game of a log: the state after setup and after each decision, and each decision's label.
+                  pack: str | Path | None = None) -> tuple[Sequence[State], list[str]]:
+    """The verified game of a log: the state after setup and after each decision (a `Timeline`), and each
+    decision's label.
 
     `pack` is the pack folder the log was written with; a built-in pack is found from the log itself.
     """
     final = replay(path, pack)
     header = read_header(path)
     game = final.game
-    state = game.new_game(players=final.players, seed=final.raw["seed"], options=header.get("options") or None)
-    states, labels = [state.clone()], [""]
-    decisions = [entry for entry in final.history if not entry.get("setup")]
-    for number, entry in enumerate(decisions, start=1):
-        label = _label_of(state.legal_actions(entry["player"]), entry["action"])
-        state.apply(entry["action"], player=entry["player"])
-        states.append(state.clone())
-        labels.append(label)
+    start = game.new_game(players=final.players, seed=final.raw["seed"], options=header.get("options") or None)
+    state = start.clone()
+    labels = [""]
+    decisions = [(entry["action"], entry["player"]) for entry in final.history if not entry.get("setup")]
+    for number, (action, player) in enumerate(decisions, start=1):
+        labels.append(_label_of(state.legal_actions(player), action))
+        state.apply(action, player=player)
         if progress is not None:
             progress(number, len(decisions))
-    return states, labels
+    return Timeline(start, decisions), labels
 
 
 def _label_of(actions: list[Action], action_id: str) -> str:
@@ -58,7 +59,7 @@ def _label_of(actions: list[Action], action_id: str) -> str:
 class ReplayViewer:
     """Shows one step of a replayed game at a time; commands move between steps."""
 
-    def __init__(self, states: list[State], labels: list[str], console: Console,
+    def __init__(self, states: Sequence[State], labels: list[str], console: Console,
                  ask: Callable[[str], str] | None = None, compact: bool = True) -> None:
         self.states = states
         self.labels = labels

@@ -6,6 +6,7 @@ line), then re-run once, keeping each state so the viewer can jump anywhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..game import Game
 from ..log import read_header, replay
 from ..runtime.state import State
 from ..tableau import Redaction, Tableau, full_view
+from ..timeline import Timeline
 from .events import answered, chance_text, decision_texts, message_texts
 
 MAX_STEPS = 100_000
@@ -32,17 +34,20 @@ class LogReplay:
         header = read_header(path)
         state = self.game.new_game(players=final.players, seed=final.raw["seed"],
                                    options=header.get("options") or None)
-        self.states: list[State] = [state]
         self.told: list[list[dict[str, Any]]] = [self._setup_lines(state)]
+        decisions: list[tuple[str, int]] = []
+        before = state
         for entry in final.history[1:][:MAX_STEPS]:
-            before = self.states[-1]
             action = next((a for a in before.legal_actions(entry["player"]) if a.id == entry["action"]), None)
             if action is None:
                 raise ReplayMismatch(f"decision '{entry['action']}' cannot be found again", file=self.path)
             after = before.clone()
             after.apply(action)
-            self.states.append(after)
+            decisions.append((action.id, action.player))
             self.told.append(self._step_lines(before, after, action))
+            before = after
+        # Not every state kept: a state per step cost gigabytes for a log of a big game (`Timeline`).
+        self.states: Sequence[State] = Timeline(state, decisions)
 
     @property
     def steps(self) -> int:
