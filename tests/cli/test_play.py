@@ -125,14 +125,7 @@ def test_not_a_save_file(tmp_path: Path, script, capsys) -> None:  # type: ignor
 
 
 def test_bad_display_hints_are_reported(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
-    for base in (Path(SHOWN), Path(SHOWN).parent / "dice_race"):  # a base is named relative to its variant
-        shutil.copytree(base, tmp_path / base.name)
-    odd = tmp_path / "odd"
-    odd.mkdir()
-    (odd / "pack.toml").write_text(
-        f'name = "odd"\nversion = "1"\nplayers = {{ min = 2, max = 2 }}\nextends = "../{Path(SHOWN).name}"\n'
-        'files = ["d.toml"]\n')
-    (odd / "d.toml").write_text('[update.display]\nboard = "{start} {moon}"\n')
+    odd = _variant_of_shown(tmp_path, '[update.display]\nboard = "{start} {moon}"\n')
     code, out, _ = _play([str(odd)], [], script, capsys)
     assert code == 1 and "'{moon}', which is not a board space" in out
 
@@ -146,7 +139,8 @@ def test_help(capsys) -> None:  # type: ignore[no-untyped-def]
 
 
 def _variant_of_shown(tmp_path: Path, display: str) -> Path:
-    for base in (Path(SHOWN), Path(SHOWN).parent / "dice_race"):
+    """A variant of the dice race with shown faces whose only file is `display`."""
+    for base in (Path(SHOWN), Path(SHOWN).parent / "dice_race"):  # a base is named relative to its variant
         shutil.copytree(base, tmp_path / base.name)
     odd = tmp_path / "odd"
     odd.mkdir()
