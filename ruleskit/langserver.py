@@ -8,9 +8,6 @@ text and so keeps working while the pack has errors.
 
 from __future__ import annotations
 
-import re
-import shutil
-import tempfile
 from pathlib import Path
 
 from lsprotocol import types
@@ -18,7 +15,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .errors import RulesError
-from .game import load
+from .game import GameBuilder, load
 from .packindex import (
     KEYWORDS,
     PREDEFINED,
@@ -26,13 +23,12 @@ from .packindex import (
     PackIndex,
     Place,
     Symbol,
-    base_folder,
     find_root,
     pack_files,
 )
+from .packs import PackReader
 
 SERVER_NAME = "ruleskit"
-_QUOTED_EXTENDS = re.compile(r'(?m)^(\s*extends\s*=\s*)"([^"\n]*)"')
 
 
 class PackServer(LanguageServer):
@@ -98,41 +94,12 @@ def diagnose(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Di
 
 
 def load_with_overrides(root: Path, overrides: dict[Path, str]) -> None:
-    """Load the pack at `root`; when some of its files are open with unsaved changes, load a copy holding them."""
-    files = pack_files(root, overrides)
-    if not any(path in overrides for path in files):
+    """Load the pack at `root`, with the unsaved texts of its open files (and of its bases') standing for the
+    files on disk: read where they are, so a variant's `extends` finds its base as the loader always does."""
+    if not any(path in overrides for path in pack_files(root, overrides)):
         load(str(root))
         return
-    with tempfile.TemporaryDirectory(prefix="ruleskit-lsp-") as scratch:
-        copy = Path(scratch) / root.name
-        for path in files:
-            target = copy / path.relative_to(root)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if path in overrides:
-                text = overrides[path]
-                if path.name == "pack.toml":
-                    text = _absolute_extends(root, text, overrides)
-                target.write_text(text, encoding="utf-8")
-            elif path.name == "pack.toml":
-                target.write_text(_absolute_extends(root, path.read_text(encoding="utf-8"), overrides), encoding="utf-8")
-            else:
-                shutil.copyfile(path, target)
-        try:
-            load(str(copy))
-        except RulesError as error:
-            if error.file:
-                located = Path(error.file).resolve()
-                if located.is_relative_to(copy.resolve()):
-                    error.file = str(root / located.relative_to(copy.resolve()))
-            raise
-
-
-def _absolute_extends(root: Path, text: str, overrides: dict[Path, str]) -> str:
-    """A variant's manifest with its base's folder written as an absolute path, so a copy finds it."""
-    base = base_folder(root, overrides)
-    if base is None:
-        return text
-    return _QUOTED_EXTENDS.sub(lambda m: f'{m.group(1)}"{base.as_posix()}"', text, count=1)
+    GameBuilder(PackReader(overrides).read(root), "compiled", False).build()
 
 
 def error_range(text: str, line: int | None, column: int | None) -> types.Range:

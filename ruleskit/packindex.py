@@ -17,6 +17,10 @@ from pathlib import Path
 
 import attrs
 
+from .errors import PackError
+from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
+from .packs import find_base
+
 KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "replace", "remove", "let", "set", "if", "elif", "else",
             "then", "for", "in", "not", "and", "or", "move", "of", "from", "to", "top", "bottom", "draw", "shuffle",
             "slide", "into", "block", "unblock", "require", "ensure", "emit", "finish", "goto", "end", "turn", "return", "say",
@@ -31,7 +35,9 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RK_DEFINITION = re.compile(r"^\s*(?:replace\s+)?(rule|proc)\s+([A-Za-z_]\w*)")
 _RK_HOOK = re.compile(r"^\s*(?:replace\s+)?hook\s+([A-Za-z_]\w*)\s+(on|modify)\s+([A-Za-z_]\w*)")
 _RK_EMIT = re.compile(r"\bemit\s+([A-Za-z_]\w*)")
-_TOML_HEADER = re.compile(r"^\s*\[+\s*(?:(?:replace|update)\.)?([a-z_]+)\.\"?([A-Za-z_][\w-]*)\"?(?:\.(.+?))?\s*\]+")
+# The rest of a header after its name is taken whole, up to the first "]", and never given back (an atomic
+# group): a lazy `.+?` before `\s*\]` went back and forth over a long run of spaces, 50 s a request.
+_TOML_HEADER = re.compile(r"^\s*\[+\s*(?:(?:replace|update)\.)?([a-z_]+)\.\"?([A-Za-z_][\w-]*)\"?(?:\.((?>[^\]]*)))?\s*\]+")
 _TOML_SINGLE = re.compile(r"^\s*\[\s*(?:(?:replace|update)\.)?(board|flow|scoring|report|display)\s*\]")
 _TOML_KEY = re.compile(r"^\s*([A-Za-z_][\w.\"-]*)\s*=")
 _STRING = re.compile(r'"""(?:.|\n)*?"""|"(?:[^"\\\n]|\\.)*"')
@@ -82,13 +88,17 @@ class PackIndex:
             files.extend(pack_files(folder, overrides))
             folder = base_folder(folder, overrides)
         texts = {}
+        total = 0
         for path in files:
             text = overrides.get(path)
             if text is None:
                 try:
-                    text = path.read_text(encoding="utf-8")
+                    # No more than the loader reads: a file over its size, or past the pack's, is left out.
+                    big = path.stat().st_size > MAX_FILE_BYTES or total > MAX_PACK_BYTES
+                    text = "" if big else path.read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError):
                     text = ""
+            total += len(text)
             texts[path] = text
         index = cls(root.resolve(), files, texts)
         for path in files:
@@ -122,7 +132,7 @@ class PackIndex:
         for number, line in enumerate(lines):
             header = _TOML_HEADER.match(line)
             if header:
-                section, name, rest = header.group(1), header.group(2), header.group(3)
+                section, name, rest = header.group(1), header.group(2), (header.group(3) or "").strip()
                 if section in SECTION_KIND and not rest:
                     self._add(Symbol(name, SECTION_KIND[section], _place(path, number, header, 2),
                                      _table(lines, number), _comment_above(lines, number)))
@@ -149,7 +159,7 @@ class PackIndex:
             return
         dotted = key.group(1).replace('"', "")
         head, _, tail = dotted.partition(".")
-        if head in ("items", "vars") and WORD.fullmatch(tail):
+        if head in ("items", "vars") and WORD.fullmatch(tail) and tail in line:  # not `items.a"b"`, mid-edit
             column = line.index(tail)
             self._add(Symbol(tail, "item" if head == "items" else f"{kind} var",
                              Place(path, number, column, column + len(tail)), line.strip(),
@@ -225,12 +235,14 @@ def pack_files(folder: Path, overrides: dict[Path, str]) -> list[Path]:
         names = [str(name) for name in listed]
     else:
         names = sorted(p.name for p in folder.iterdir() if p.suffix in (".toml", ".rk") and p.name != "pack.toml")
-    files = [folder / "pack.toml"]
-    for name in names:
+    files = [(folder / "pack.toml").resolve()]
+    # Each file once, and no more of them than a pack may read (a manifest listing one file 3,000 times had
+    # the index read it 3,000 times, on every request).
+    for name in dict.fromkeys(names[:MAX_PACK_FILES]):
         path = (folder / name).resolve()
-        if path.is_relative_to(folder) and path.is_file():
+        if path.is_relative_to(folder.resolve()) and path.is_file() and path not in files:
             files.append(path)
-    return [p.resolve() for p in files]
+    return files
 
 
 def base_folder(folder: Path, overrides: dict[Path, str]) -> Path | None:
@@ -238,12 +250,10 @@ def base_folder(folder: Path, overrides: dict[Path, str]) -> Path | None:
     extends = _manifest(folder, overrides).get("extends")
     if not isinstance(extends, str) or not extends:
         return None
-    for candidate in (folder / extends, Path(extends)):
-        if (candidate / "pack.toml").is_file():
-            return candidate.resolve()
-    from .resources import builtin_packs
-
-    return builtin_packs().get(extends)
+    try:
+        return find_base(extends, folder)  # as the loader finds it: never from elsewhere
+    except PackError:
+        return None
 
 
 # ---------------------------------------------------------------- reading code

@@ -24,7 +24,7 @@ import cattrs
 from .errors import PackError, did_you_mean
 from .lang.compiler import Definition, read_module
 from .lang.parser import Origin
-from .limits import MAX_PACK_BYTES, MAX_PACK_FILES
+from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .resources import builtin_packs
 from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
 from .tomlfile import TomlDoc, decode_text, parse_toml, read_bytes
@@ -298,10 +298,12 @@ def make_converter() -> cattrs.Converter:
 class PackReader:
     """Reads a pack and its chain of bases into one PackSource."""
 
-    def __init__(self) -> None:
+    def __init__(self, overrides: dict[Path, str] | None = None) -> None:
         self.converter = make_converter()
         self.hasher = hashlib.sha256()
         self.total_bytes = 0
+        # Texts that stand for files of the pack (an editor's unsaved buffers), by resolved path.
+        self.overrides = {path.resolve(): text for path, text in (overrides or {}).items()}
 
     def read_pack_file(self, root: Path, path: Path) -> tuple[bytes, str]:
         """The bytes and display name of a file of the pack at `root`: a regular file inside the folder.
@@ -315,7 +317,13 @@ class PackReader:
             raise PackError("not a usable file name", file=display) from None
         if root.resolve() not in resolved.parents:
             raise PackError(f"a link to a file outside the pack folder ({resolved})", file=display)
-        raw = read_bytes(resolved, display)
+        override = self.overrides.get(resolved)
+        if override is not None:
+            raw = override.encode("utf-8")
+            if len(raw) > MAX_FILE_BYTES:
+                raise PackError(f"file too large: {len(raw)} bytes (at most {MAX_FILE_BYTES})", file=display)
+        else:
+            raw = read_bytes(resolved, display)
         self.total_bytes += len(raw)
         if self.total_bytes > MAX_PACK_BYTES:
             raise PackError(f"the pack and its bases are larger than {MAX_PACK_BYTES} bytes", file=display)
