@@ -238,7 +238,7 @@ def pack_files(folder: Path, overrides: dict[Path, str]) -> list[Path]:
     files = [(folder / "pack.toml").resolve()]
     # Each file once, and no more of them than a pack may read (a manifest listing one file 3,000 times had
     # the index read it 3,000 times, on every request).
-    for name in dict.fromkeys(names[:MAX_PACK_FILES]):
+    for name in list(dict.fromkeys(names))[:MAX_PACK_FILES]:
         path = (folder / name).resolve()
         if path.is_relative_to(folder.resolve()) and path.is_file() and path not in files:
             files.append(path)
