@@ -781,6 +781,7 @@ class GeneratingCompiler(Compiler):
             enter.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], bind))
         if any(isinstance(n, ast.Name) and n.id == DATA for stmt in body for n in ast.walk(stmt)):
             enter.append(ast.Assign([ast.Name(DATA, ast.Store())], _attr(_name(CTX), "data")))
+        body = body or [ast.Pass()]  # `proc nothing() { }`: Python has no empty block
         run: list[ast.stmt] = body
         if restore_env:
             run = [ast.Try(body, handlers, [], [ast.Assign([_store(_attr(_name(CTX), "env"))], _name("saved"))])]

@@ -332,3 +332,32 @@ def test_starting_without_flow_or_scoring_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="no \\[flow\\] section") as caught:
         ruleskit.load(root)
     assert caught.value.file.endswith("pack.toml")
+
+
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_empty_blocks_are_valid_everywhere(tmp_path: Path, backend: str) -> None:
+    """A procedure or a hook with nothing in it loaded under the reference backend and crashed the compiled
+    one (Python has no empty block: "empty body on Try")."""
+    from engine_support import TINY_GAME, TINY_RULES
+
+    rules = TINY_RULES + """
+proc nothing() { }
+proc nothing_with(p) {
+}
+hook quiet on turn_end(p) { }
+hook quiet_for on turn_start(p) when p == 0 { }
+proc chooser(p) {
+    let x = choose p from [1, 2]
+    if x == 1 { } else { }
+    for i in range(2) { }
+}
+"""
+    game = TINY_GAME.replace('effect = "me.points += double(1)\\nend turn"',
+                             'effect = "nothing()\\nnothing_with(me)\\nchooser(me)\\nme.points += double(1)\\nend turn"')
+    assert game != TINY_GAME
+    loaded = ruleskit.load(write_pack(tmp_path / "pack", game=game, rules=rules), backend=backend)
+    state = loaded.new_game(players=2, seed=1)
+    state.apply("score")
+    assert state.prompt is not None
+    state.apply(state.legal_actions()[0])
+    assert state.raw["pv"][0]["points"] == 2 and state.players_to_decide() == [1]
