@@ -574,8 +574,10 @@ class _Layer:
         parts = entry.split(".")
         if len(parts) == 4 and parts[0] == "kinds" and parts[2] == "items":
             key = ("kinds", parts[1])
-            if key not in self.defs or parts[3] not in self.defs[key].data.get("items", {}):
-                items = list(self.defs[key].data.get("items", {})) if key in self.defs else []
+            kind = self.defs[key].data if key in self.defs else None
+            held = kind.get("items") if isinstance(kind, dict) else None
+            if not isinstance(held, dict) or parts[3] not in held:  # a broken base has no table of items
+                items = list(held) if isinstance(held, dict) else []
                 raise doc.error(("remove",), f"cannot remove {entry}: no such item", did_you_mean(parts[3], items))
             existing = self.defs[key]
             data = dict(existing.data)
