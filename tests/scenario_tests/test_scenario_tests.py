@@ -366,3 +366,15 @@ def test_the_broken_ophir_example_fails_the_base_packs_scenario_tests(capsys: py
             "count(supply, stone) == 4` is false: count(supply, wood) is 4") in err
     assert main(["test", str(ROOT / "examples" / "broken-ophir"), "--scenarios-only"]) == 0  # it has no tests of its own
     assert "broken-ophir: no scenario tests" in capsys.readouterr().out
+
+
+def test_refusals_are_checked_once_each_and_at_most_a_thousand_a_file(pack: Path) -> None:
+    """Each refusal is tried on a copy and the whole state compared after it: an entry repeated 6,000 times is
+    checked once, and a file checking more than 1,000 different ones (110,000 took 20 minutes) is refused."""
+    head = LUCKY.partition("[expect]")[0]
+    repeated = ",\n".join(['"roll"'] * 6000)
+    assert run_one(pack, "lucky.toml", head + f"[expect]\nrefused = [\n{repeated}\n]\n") == []
+    many = ",\n".join(f'"step:z{i}"' for i in range(1001))
+    problems = run_one(pack, "lucky.toml", head + f"[expect]\nrefused = [\n{many}\n]\n")
+    assert len(problems) == 1 and "checks at most 1000 refusals" in problems[0]
+    assert "lucky.toml:" in problems[0]
