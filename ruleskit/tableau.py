@@ -102,14 +102,35 @@ def _word_at(text: str, at: int) -> bool:
 
 
 def secret_items(state: State, viewer: int) -> set[str]:
-    """Items in the game's zones that `viewer` cannot see now."""
+    """Items in the game's zones, or held by its vars, that `viewer` cannot see now (a secret goal kept in a
+    var only its owner sees is as hidden as a card in a hand)."""
+    data = state.raw
     present: set[str] = set()
-    for content in state.raw["z"].values():
+    for content in data["z"].values():
         if isinstance(content, dict):
             present.update(item for item, count in content.items() if count)
         else:
             present.update(item for item in content if item is not None)
-    return present - visible_items(state.view(viewer))
+    items = state.game.model.item_kind
+    present |= _items_held(items, [data["v"], data["pv"], data["ev"]])
+    view = state.view(viewer)
+    return present - visible_items(view) - _items_held(items, [view["vars"], view["player_vars"], view["items"]])
+
+
+def _items_held(items: dict[str, str], values: list[Any]) -> set[str]:
+    """The item ids among `values` and the tables and lists nested in them."""
+    found: set[str] = set()
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if value in items:
+                found.add(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return found
 
 
 def visible_items(view: dict[str, Any]) -> set[str]:

@@ -98,3 +98,48 @@ def test_play_tells_a_human_another_players_pass_without_the_card(tmp_path: Path
     assert second and third
     assert all(f"Pass {HIDDEN} face down" in line and not any(c in line for c in CARDS) for line in second)
     assert all(any(c in line for c in CARDS) for line in third)
+
+
+SECRET_GOAL = """
+[kinds.goal]
+items.castle = { name = "Castle" }
+items.forest = { name = "Forest" }
+
+[vars.goal]
+owner = "player"
+type = "goal"
+visible = "owner"
+
+[stages.pick]
+
+[phases.play]
+stage = "pick"
+
+[flow]
+start = "play"
+max_turns = 4
+
+[actions.choose_goal]
+stage = "pick"
+label = "Choose {g} as secret goal"
+params = { g = "goal" }
+effect = "set me.goal = g\\nend turn"
+
+[scoring]
+score = "0"
+"""
+
+
+def test_an_item_held_only_in_a_var_the_seat_cannot_see_is_hidden(tmp_path: Path) -> None:
+    """A goal chosen into a var only its owner sees was named in full to the other seat."""
+    import ruleskit
+    from ruleskit.tableau import Redaction
+
+    (tmp_path / "pack.toml").write_text('name = "goals"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(SECRET_GOAL)
+    state = ruleskit.load(tmp_path, cache=False).new_game(players=2, seed=1)
+    state.apply("choose_goal:forest")
+    told = "Choose Forest as secret goal"
+    assert Redaction(state).text(told, 1) == f"Choose {HIDDEN} as secret goal"
+    assert Redaction(state).text(told, 0) == told  # the owner sees its own goal
