@@ -501,7 +501,7 @@ class StatementCompiler(ExpressionCompiler):
 
         def run(ctx: Ctx) -> None:
             shown = value(ctx)
-            ctx.say(shown if isinstance(shown, str) else label_of(model, shown), where)
+            ctx.say(label_of(model, shown), where)  # an item by its name, as `support.shown` shows it
 
         return run
 

@@ -604,7 +604,8 @@ def per_player_item(kind: str, p: int) -> str:
 
 
 def shown(ctx: Ctx, value: Any) -> str:
-    return value if isinstance(value, str) else label_of(ctx.model, value)
+    """What `say` shows of a value: an item by its name (a text that is no item's id as itself)."""
+    return label_of(ctx.model, value)
 
 
 def take_answer(ctx: Ctx, prompt: str, options: list[tuple[str, str, Any]]) -> str:

@@ -27,6 +27,9 @@ MAX_MESSAGES = 10_000
 # The most characters they may hold together: ten thousand names of thousands of characters each would
 # otherwise keep ninety megabytes in the history at every decision.
 MAX_SAID_CHARACTERS = 200_000
+# And a whole game's, which its history keeps: 200,000 a decision over the 20,000 decisions `simulate` lets a
+# game run kept 3.9 GB.
+MAX_GAME_SAID = 10_000_000
 # The local that a generated rule, procedure or hook sets to where it is written once it has begun:
 # error messages name the running definitions by finding it in the Python frames (see `running`).
 FRAME_LOCAL = "FRAME"

@@ -25,7 +25,7 @@ from ..errors import (
 )
 from ..validation import check_state
 from .checks import check_decision
-from .context import Ctx, Suspend, fork
+from .context import MAX_GAME_SAID, Ctx, Suspend, fork
 from .data import copy_data
 from .engine import (
     Action,
@@ -148,7 +148,7 @@ class State:
     """One game in progress (or finished)."""
 
     __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_length", "messages", "_legal",
-                 "_paused")
+                 "_paused", "_said")
 
     def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
                  history: list[dict[str, Any]]) -> None:
@@ -165,6 +165,7 @@ class State:
         self.messages: list[str] = []
         self._legal: list[Action] | Listing | None = None
         self._paused: Paused | None = None  # with a pending decision: the job, to go on from the choice
+        self._said = 0  # the characters of the messages in the history (`MAX_GAME_SAID`)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -473,6 +474,11 @@ class State:
         entry: dict[str, Any] = {"player": chosen.player, "action": chosen.id, "chance": chance} \
             if chosen is not None else {"setup": True, "chance": chance}
         if messages:
+            said = self._said + sum(map(len, messages))
+            if said > MAX_GAME_SAID:  # before anything of the job is this state's: refused whole
+                raise ProgramError(f"the game's messages would hold more than {MAX_GAME_SAID} characters in all "
+                                   f"(its history keeps every one), after {entry.get('action', 'the setup')}")
+            self._said = said
             entry["messages"] = messages
         history = self._history
         if len(history) != self._history_length:  # a clone has gone on from here: branch off
@@ -498,6 +504,7 @@ class State:
     def clone(self) -> State:
         copy = State(self.game, self._data, self.pending, self._history)
         copy._history_length = self._history_length
+        copy._said = self._said
         copy._shared = self._shared = True
         copy._legal = self._legal
         copy._paused = self._paused
@@ -573,7 +580,9 @@ class State:
                             f"with other content than the loaded {game.name} {game.version}")
         if not trusted:
             check_state(game, data)  # every part against the pack, with the JSON path of the first bad value
-        return cls(game, copy_data(data["data"]), copy_data(data["pending"]), copy_data(data["history"]))
+        state = cls(game, copy_data(data["data"]), copy_data(data["pending"]), copy_data(data["history"]))
+        state._said = sum(len(m) for entry in state._history for m in entry.get("messages", ()))
+        return state
 
     def view(self, player: int) -> dict[str, Any]:
         """What `player` may know: hidden vars, zones and others' secret picks removed."""

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from ..bots import MAX_OUT_OF_TURN_IN_A_ROW
 from ..game import Game, load
+from ..packs import find_pack
 from ..runtime.engine import Action
 from ..runtime.state import State
 from . import invariants
@@ -36,7 +37,7 @@ def game_of(pack: str | Path | Game) -> Game:
     """A compiled pack: loaded once per process, by path or built-in name."""
     if isinstance(pack, Game):
         return pack
-    key = str(pack)
+    key = str(find_pack(pack))  # by the folder the name finds from here: a name is not the same pack everywhere
     if key not in _LOADED:
         _LOADED[key] = load(pack)
     return _LOADED[key]
