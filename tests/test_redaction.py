@@ -83,12 +83,17 @@ score = "0"
 CARDS = ["Ace of Spades", "Two of Hearts", "Three of Clubs", "Four of Diamonds", "Five of Stars", "Six of Moons"]
 
 
+def write_pack(folder: Path, name: str, players: int, game: str) -> Path:
+    (folder / "pack.toml").write_text(f'name = "{name}"\nversion = "1"\n'
+                                      f'players = {{ min = {players}, max = {players} }}\nfiles = ["game.toml"]\n')
+    (folder / "game.toml").write_text(game)
+    return folder
+
+
 def test_play_tells_a_human_another_players_pass_without_the_card(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     """Player 2 passes a card to Player 3, between two hands the human (Player 1) cannot see: the human reads
     the pass without the card. Player 3's pass comes to the human, who then holds the card and reads it."""
-    (tmp_path / "pack.toml").write_text('name = "passing"\nversion = "1"\nplayers = { min = 3, max = 3 }\n'
-                                        'files = ["game.toml"]\n')
-    (tmp_path / "game.toml").write_text(PASSING)
+    write_pack(tmp_path, "passing", 3, PASSING)
     answers = iter(["1", "1", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert main(["play", str(tmp_path), "--seats", "human,random,random", "--seed", "3", "--layout", "compact"]) == 0
@@ -135,10 +140,7 @@ def test_an_item_held_only_in_a_var_the_seat_cannot_see_is_hidden(tmp_path: Path
     import ruleskit
     from ruleskit.tableau import Redaction
 
-    (tmp_path / "pack.toml").write_text('name = "goals"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
-                                        'files = ["game.toml"]\n')
-    (tmp_path / "game.toml").write_text(SECRET_GOAL)
-    state = ruleskit.load(tmp_path, cache=False).new_game(players=2, seed=1)
+    state = ruleskit.load(write_pack(tmp_path, "goals", 2, SECRET_GOAL), cache=False).new_game(players=2, seed=1)
     state.apply("choose_goal:forest")
     told = "Choose Forest as secret goal"
     assert Redaction(state).text(told, 1) == f"Choose {HIDDEN} as secret goal"

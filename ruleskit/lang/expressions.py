@@ -192,26 +192,19 @@ class ExpressionCompiler:
                 return seated, kind
             return (lambda ctx: name), kind
         if name in model.kinds:
-            per_player = model.kinds[name].per_player
-            if per_player:
-                if node is self.listing_source:
-                    return (lambda ctx: model.items_of(name, ctx.data["n"])), f"list:{name}"
-                where = self.where(node)
+            items, per_player = model.items_of(name), model.kinds[name].per_player
 
-                def made_for_players(ctx: Ctx) -> list[Any]:
-                    listed: list[Any] = model.items_of(name, ctx.data["n"])
-                    ctx.tick_many(len(listed), where)
-                    return listed
+            def listed(ctx: Ctx) -> list[Any]:  # a per-player kind's items are those of the game's players
+                return model.items_of(name, ctx.data["n"]) if per_player else list(items)
 
-                return made_for_players, f"list:{name}"
-            items = model.items_of(name)
             if node is self.listing_source:
-                return (lambda ctx: list(items)), f"list:{name}"
+                return listed, f"list:{name}"
             where = self.where(node)
 
             def made(ctx: Ctx) -> list[Any]:
-                ctx.tick_many(len(items), where)  # a list made costs its length
-                return list(items)
+                kind_items: list[Any] = listed(ctx)
+                ctx.tick_many(len(kind_items), where)  # a list made costs its length
+                return kind_items
 
             return made, f"list:{name}"
         if name in model.player_vars or (name in model.zones and model.zones[name].owner == "player"):

@@ -41,9 +41,13 @@ score = "0"
 """
 
 
+def write_manifest(folder: Path) -> None:
+    (folder / "pack.toml").write_text('name = "talk"\nversion = "1"\nplayers = { min = 1, max = 1 }\n'
+                                      'files = ["game.toml"]\n')
+
+
 def test_a_game_says_at_most_ten_million_characters(tmp_path: Path) -> None:
-    (tmp_path / "pack.toml").write_text('name = "talk"\nversion = "1"\nplayers = { min = 1, max = 1 }\n'
-                                        'files = ["game.toml"]\n')
+    write_manifest(tmp_path)
     (tmp_path / "game.toml").write_text(GAME)
     game = ruleskit.load(tmp_path, cache=False)
     state = game.new_game(players=1, seed=1)
@@ -62,8 +66,7 @@ def test_a_game_says_at_most_ten_million_characters(tmp_path: Path) -> None:
 @pytest.mark.parametrize("backend", ["compiled", "closures"])
 def test_say_shows_an_item_by_its_name_and_a_text_as_itself(tmp_path: Path, backend: str) -> None:
     """`say t` showed the item's id, where LANGUAGE.md says items are shown by their name."""
-    (tmp_path / "pack.toml").write_text('name = "talk"\nversion = "1"\nplayers = { min = 1, max = 1 }\n'
-                                        'files = ["game.toml"]\n')
+    write_manifest(tmp_path)
     (tmp_path / "game.toml").write_text(GAME.replace(NAME, "The Token").replace(
         "for i in range(20) { say t }", 'say t\nsay "plain text"\nsay [t, 2]'))
     state = ruleskit.load(tmp_path, backend=backend, cache=False).new_game(players=1, seed=1)
