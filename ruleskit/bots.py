@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from .digits import plain_digits
 from .errors import PackError, RulesError, did_you_mean
 from .game import Game
+from .limits import MAX_SEARCH_STEPS
 from .mcts import MCTSBot
 from .runtime.engine import Action
 from .runtime.state import State
@@ -79,7 +80,9 @@ class GreedyBot:
 
     Each action is tried on `samples` determinized copies; all actions share the
     same copies' seeds, so they are compared under the same guessed hidden
-    information and the same luck. Ties are broken at random.
+    information and the same luck. Ties are broken at random. Once the copies
+    of one decision have run `MAX_SEARCH_STEPS` steps of pack code, the
+    actions not tried yet are left out.
     """
 
     name = "greedy"
@@ -92,6 +95,7 @@ class GreedyBot:
             samples = int(samples)
         self.samples = samples
         self.measure: Callable[..., Any] = game.heuristic or game.score
+        self.spent = 0  # the steps this decision's copies have run (`State.work`)
 
     def choose(self, state: State, player: int) -> Action:
         actions = state.legal_actions(player)
@@ -102,7 +106,10 @@ class GreedyBot:
         seeds = [self.rng.getrandbits(63) for _ in range(self.samples)]
         best: list[Action] = []
         best_value: float = float("-inf")
+        self.spent = 0
         for action in actions:
+            if self.spent >= MAX_SEARCH_STEPS:
+                break  # the first action is always tried
             value = sum(self.outcome(state, action, player, s) for s in seeds)
             if value > best_value:
                 best, best_value = [action], value
@@ -116,8 +123,15 @@ class GreedyBot:
         if not actions:
             return None
         seeds = [self.rng.getrandbits(63) for _ in range(self.samples)]
+        self.spent = 0
         waiting = sum(self.settled_value(state.determinized(player, s), player, 0) for s in seeds)
-        scored = [(sum(self.outcome(state, a, player, s) for s in seeds), i) for i, a in enumerate(actions)]
+        scored: list[tuple[float, int]] = []
+        for i, action in enumerate(actions):
+            if self.spent >= MAX_SEARCH_STEPS:
+                break
+            scored.append((sum(self.outcome(state, action, player, s) for s in seeds), i))
+        if not scored:
+            return None
         value, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
         return actions[index] if value > waiting else None
 
@@ -125,10 +139,13 @@ class GreedyBot:
         """The heuristic for `player` after `action`, on a copy determinized from `seed`."""
         copy = state.determinized(player, seed)
         try:
-            copy.apply(action.id, player=player)
-        except RulesError:
-            return float("-inf")
-        return self.settled_value(copy, player, FOLLOW_UP_DEPTH)
+            try:
+                copy.apply(action.id, player=player)
+            except RulesError:
+                return float("-inf")
+            return self.settled_value(copy, player, FOLLOW_UP_DEPTH)
+        finally:
+            self.spent += copy.work
 
     def settled_value(self, state: State, player: int, depth: int) -> float:
         """The heuristic once the player's own follow-up choices in the same action are made at best.
@@ -140,12 +157,17 @@ class GreedyBot:
         if depth > 0 and pending is not None and pending["player"] == player:
             best = float("-inf")
             for option in state.legal_actions(player)[:MAX_FOLLOW_UP_OPTIONS]:
+                if self.spent + state.work >= MAX_SEARCH_STEPS:
+                    break
                 copy = state.clone()
                 try:
-                    copy.apply(option.id, player=player)
-                except RulesError:
-                    continue
-                best = max(best, self.settled_value(copy, player, depth - 1))
+                    try:
+                        copy.apply(option.id, player=player)
+                    except RulesError:
+                        continue
+                    best = max(best, self.settled_value(copy, player, depth - 1))
+                finally:
+                    self.spent += copy.work
             if best > float("-inf"):
                 return best
         # No bonus for a game the copy says is won: others' hidden counters are guesses there.

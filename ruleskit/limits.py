@@ -1,4 +1,4 @@
-"""Size limits on everything ruleskit reads from files it does not trust.
+"""Size limits on everything ruleskit reads from files it does not trust, and on the work done for one search.
 
 A pack, a log, a save or a scenario that goes past one of these is refused
 with a located error before it can use much time or memory. The limits are
@@ -34,3 +34,8 @@ MAX_INT_DIGITS = 40
 MAX_ZONE_ITEMS = 100_000
 """The most pieces a stack holds (in play or in a save), or a pool's pieces listed one by one: more would
 take memory and time without end."""
+
+MAX_SEARCH_STEPS = 100_000_000
+"""The most steps of pack code (`State.work`) a bot runs for one decision, or the RL environment's sample games run
+in all: each decision has a step budget of its own, and a search of thousands of them on a pack whose every decision
+takes nearly its budget would run for hours. A search stops there and goes by what it has found so far."""

@@ -23,7 +23,11 @@ lead over each opponent.
 
 The bot draws everything from its own seeded `random.Random`, so a game with
 the same seed and an iteration budget replays identically; a time budget
-depends on the machine. The tree is kept between moves when the new position
+depends on the machine. Whatever the budget, one decision's copies run at
+most `MAX_SEARCH_STEPS` steps of pack code, or that much for each 1,000
+iterations asked for (a built-in pack's search takes a tenth of it at most):
+the search stops there (a playout is scored as it stands) and goes by what it
+has found. The tree is kept between moves when the new position
 lies inside it and it is still exact: nothing hidden from the bot and no
 chance outcome since the tree was built.
 """
@@ -40,6 +44,7 @@ import attrs
 
 from .errors import PackError, RulesError
 from .game import Game
+from .limits import MAX_SEARCH_STEPS
 from .runtime.engine import Action
 from .runtime.state import State
 
@@ -206,6 +211,10 @@ class MCTSBot:
         self.kept_history = 0
         self.kept_action: tuple[int, str] | None = None
         self.last_iterations = 0
+        self.spent = 0  # the steps this decision's copies have run (`State.work`)
+        iterations = self.budget.iterations
+        self.step_limit = MAX_SEARCH_STEPS if iterations is None else \
+            max(MAX_SEARCH_STEPS, iterations * (MAX_SEARCH_STEPS // DEFAULT_ITERATIONS))
 
     # ------------------------------------------------------------- deciding
 
@@ -215,6 +224,7 @@ class MCTSBot:
             raise PackError(f"Player {player + 1} has no legal action to choose from")
         if len(actions) == 1:
             return actions[0]
+        self.spent = 0
         root_state = blind_copy(state, player)
         root = self.reused_root(state, player) or Node()
         winning = self.immediate_win(root_state, player, actions)
@@ -236,12 +246,16 @@ class MCTSBot:
         """An action that wins the game at once (alone) in every sampled copy, if there is one."""
         seeds = [self.rng.getrandbits(63) for _ in range(WIN_CHECK_SAMPLES)]
         for action in actions:
+            if self.spent >= self.step_limit:
+                return None
             for seed in seeds:
                 copy = state.determinized(player, seed)
                 try:
                     copy.apply(action.id, player=player)
                 except RulesError:
                     break
+                finally:
+                    self.spent += copy.work
                 result = copy.result
                 if result is None or result["winners"] != [player]:
                     break
@@ -260,7 +274,11 @@ class MCTSBot:
                     break
             elif iterations >= (self.budget.iterations or DEFAULT_ITERATIONS):
                 break
-            self.iterate(root, state.determinized(player, self.rng.getrandbits(63)))
+            if self.spent >= self.step_limit:
+                break
+            copy = state.determinized(player, self.rng.getrandbits(63))
+            self.iterate(root, copy)
+            self.spent += copy.work
             iterations += 1
         self.last_iterations = iterations
 
@@ -326,7 +344,7 @@ class MCTSBot:
     def playout(self, state: State) -> list[float]:
         rng = self.rng
         for _ in range(self.playout_depth):
-            if state.is_terminal:
+            if state.is_terminal or self.spent + state.work >= self.step_limit:
                 break
             player = state.players_to_decide()[0]
             actions = state.legal_actions(player)

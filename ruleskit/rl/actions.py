@@ -12,7 +12,8 @@ The index depends only on the pack and the number of players. In order:
 2. **Actions seen in sample games**: ids of actions whose parameters are
    numbers, text or computed values (`accuse:1,4`, `sell_specialty:2`) are
    collected from `SAMPLE_GAMES` random games with fixed seeds, sorted, as
-   many as the index has room for.
+   many as the index has room for. The sample games stop early once they have
+   run `MAX_SEARCH_STEPS` steps of pack code in all.
 3. **Choice slots**: a pending choice (a `choose` in the rules, asked in the
    middle of an action) offers options; option k takes choice slot k, in the
    engine's order. There are as many slots as the most options seen in the
@@ -33,6 +34,7 @@ import math
 import random
 
 from ..game import Game
+from ..limits import MAX_SEARCH_STEPS
 from ..runtime.engine import Action
 from ..runtime.state import State
 
@@ -89,11 +91,14 @@ class ActionIndex:
         """Top-level action ids and the most options of a pending choice, met in seeded random games."""
         seen: set[str] = set()
         most = 0
+        spent = 0
         for seed in range(SAMPLE_GAMES):
+            if spent >= MAX_SEARCH_STEPS:
+                break
             state = game.new_game(players=players, seed=seed)
             rng = random.Random(seed)
             for _ in range(SAMPLE_DECISIONS):
-                if state.is_terminal:
+                if state.is_terminal or spent + state.work >= MAX_SEARCH_STEPS:
                     break
                 player = state.players_to_decide()[0]
                 actions = state.legal_actions(player)
@@ -104,6 +109,7 @@ class ActionIndex:
                 elif len(seen) < MAX_INDEXED:  # no more than the index could take
                     seen.update(a.id for a in actions)
                 state.apply(actions[rng.randrange(len(actions))])
+            spent += state.work
         return seen, most
 
     def slots(self, state: State, player: int, out_of_turn: bool = False) -> dict[int, Action]:

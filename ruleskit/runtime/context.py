@@ -84,7 +84,7 @@ class Ctx:
         self.env: dict[str, Any] = {}
         self.answers: Sequence[str] = answers if answers is not None else ()  # only read: no list to make
         self.pos = 0
-        self.steps = 0
+        self.steps = 0  # every step this context has run (`State.work` adds them up), against `budget`
         self.budget = budget
         self.depth = 0
         self.frames: list[str] = []  # the rules, procedures and hooks being run, outermost first
@@ -137,7 +137,8 @@ class Ctx:
         left in its lists stays as it was: reading code changes none of them)."""
         self.me = me
         self.answers = ()
-        self.pos = self.steps = self.depth = 0
+        self.pos = self.depth = 0
+        self.budget = self.steps + STEP_BUDGET  # a budget of its own; the steps so far stay work done
         self.reseed = self.olds = None
 
     def apply_reseed(self) -> None:

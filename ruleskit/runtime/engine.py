@@ -182,18 +182,18 @@ def start_value(var: Any) -> Any:
 # ---------------------------------------------------------------- legal actions
 
 
-def enumerate_actions(game: Game, data: dict[str, Any], player: int) -> list[Action]:
-    """The actions `player` may take in the current stage.
+def enumerate_actions(game: Game, data: dict[str, Any], player: int, ctx: Ctx | None = None) -> list[Action]:
+    """The actions `player` may take in the current stage (listed on `ctx`, a context for reading, if given).
 
     The `anytime` actions come last, and only when the stage offers the player
     something else: they never make a decision point on their own.
     """
     result: list[Action] = []
     stage = data["flow"]["stage"]
-    for found in _offer(game, data, player, game.actions_by_stage.get(stage), None, game.stage_tests.get(stage)):
+    for found in _offer(game, data, player, game.actions_by_stage.get(stage), ctx, game.stage_tests.get(stage)):
         result.extend(found)
     if result:
-        result.extend(enumerate_anytime(game, data, player))
+        result.extend(enumerate_anytime(game, data, player, ctx))
     return result
 
 
@@ -206,19 +206,19 @@ def enumerate_action_bindings(game: Game, data: dict[str, Any], player: int,
     return result
 
 
-def has_action(game: Game, data: dict[str, Any], player: int) -> bool:
+def has_action(game: Game, data: dict[str, Any], player: int, ctx: Ctx | None = None) -> bool:
     """Whether `player` has a legal action in the current stage (the listing stops at the first action that has)."""
     stage = data["flow"]["stage"]
     if stage in game.open_stages:
         return True
-    return next(_offer(game, data, player, game.actions_by_stage.get(stage), None, game.stage_tests.get(stage)),
+    return next(_offer(game, data, player, game.actions_by_stage.get(stage), ctx, game.stage_tests.get(stage)),
                 None) is not None
 
 
-def enumerate_anytime(game: Game, data: dict[str, Any], player: int) -> list[Action]:
+def enumerate_anytime(game: Game, data: dict[str, Any], player: int, ctx: Ctx | None = None) -> list[Action]:
     """The `anytime` actions `player` may take now, whether or not it is their decision."""
     result: list[Action] = []
-    for found in _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"])):
+    for found in _offer(game, data, player, game.anytime_by_stage.get(data["flow"]["stage"]), ctx):
         result.extend(found)
     return result
 
@@ -227,7 +227,7 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
            done: Ctx | None = None, passing: Callable[..., Iterable[CompiledAction]] | None = None
            ) -> Iterator[list[Action]]:
     """For each of `actions` in turn that has legal bindings, the list of them (on `done`, a finished job's
-    context, if given). `passing`, when `actions` are a stage's own, tests their limits and `when`s
+    context or one for reading, if given). `passing`, when `actions` are a stage's own, tests their limits and `when`s
     (`Game.stage_tests`); otherwise `_passing` does."""
     if not actions:
         return
@@ -445,8 +445,9 @@ def _too_many(action: CompiledAction) -> NoReturn:
 # ---------------------------------------------------------------- one action by id
 
 
-def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> Action | None:
-    """The first action with id `wanted` that `enumerate_actions` would list, or None if it lists none.
+def find_action(game: Game, data: dict[str, Any], player: int, wanted: str, ctx: Ctx | None = None) -> Action | None:
+    """The first action with id `wanted` that `enumerate_actions` would list, or None if it lists none (run on
+    `ctx`, a context for reading, if given).
 
     An id names its action (`buy:ship_2,gold` is action `buy` bound to `ship_2`
     and `gold`), so only that action's parameter combinations are bound and
@@ -458,11 +459,14 @@ def find_action(game: Game, data: dict[str, Any], player: int, wanted: str) -> A
     stage = data["flow"]["stage"]
     if action is None or stage not in action.stages or bool(colon) != bool(action.params):
         return None
-    if action.anytime and not has_action(game, data, player):
+    if action.anytime and not has_action(game, data, player, ctx):
         return None  # anytime actions are offered only beside the stage's own
     if action.limited and not _within_limits(action, data["flow"], player):
         return None
-    ctx = Ctx.for_reading(game.program, data, player)
+    if ctx is None:
+        ctx = Ctx.for_reading(game.program, data, player)
+    else:
+        ctx.read_on(player)
     if action.when is not None and not action.when(ctx):
         return None
     if not action.params:

@@ -54,11 +54,12 @@ class Listing:
     and so its result.
     """
 
-    __slots__ = ("actions", "rest")
+    __slots__ = ("actions", "rest", "ctx")
 
-    def __init__(self, first: list[Action], rest: Iterator[list[Action]]) -> None:
+    def __init__(self, first: list[Action], rest: Iterator[list[Action]], ctx: Ctx) -> None:
         self.actions: list[Action] | None = first
         self.rest: Iterator[list[Action]] | None = rest
+        self.ctx = ctx  # the context the rest is listed on, whose steps are work (`State.work`)
 
     def find(self, wanted: str) -> tuple[Action | None, bool]:
         """The first action listed so far with id `wanted`, and whether that answer is final.
@@ -148,7 +149,7 @@ class State:
     """One game in progress (or finished)."""
 
     __slots__ = ("game", "_data", "_shared", "pending", "_history", "_history_length", "messages", "_legal",
-                 "_paused", "_said")
+                 "_paused", "_said", "_work")
 
     def __init__(self, game: Game, data: dict[str, Any], pending: dict[str, Any] | None,
                  history: list[dict[str, Any]]) -> None:
@@ -166,6 +167,7 @@ class State:
         self._legal: list[Action] | Listing | None = None
         self._paused: Paused | None = None  # with a pending decision: the job, to go on from the choice
         self._said = 0  # the characters of the messages in the history (`MAX_GAME_SAID`)
+        self._work = 0  # see `work`
 
     @property
     def data(self) -> dict[str, Any]:
@@ -184,6 +186,18 @@ class State:
     def raw(self) -> dict[str, Any]:
         """The game data without copying it: it may be shared with other states, so only read it."""
         return self._data
+
+    @property
+    def work(self) -> int:
+        """The steps of the pack's code run on this state since it was made or copied: its decisions (taken or
+        refused), its listings of legal actions and its evaluations. A search (a bot, a sample game) copies a
+        state and adds up its copies' work to bound its own; every budget of the engine is a number of steps."""
+        return self._work
+
+    def _count_work(self, ctx: Ctx) -> None:
+        """Add the steps `ctx` ran to `work` (a context is counted once, but for the listing a job's context
+        goes on with and a paused job's: see `legal_actions` and `_run`)."""
+        self._work += ctx.steps
 
     @property
     def history(self) -> list[dict[str, Any]]:
@@ -266,12 +280,16 @@ class State:
                     rest, found = legal.rest, legal.actions
                     if rest is not None and found is not None:
                         legal.rest = None
+                        ctx = legal.ctx  # the job's, whose steps so far are counted
+                        steps = ctx.steps
                         try:
                             for more in rest:
                                 found.extend(more)
                         except BaseException:
                             legal.actions = None  # listed again from the start, for the error
                             raise
+                        finally:
+                            self._work += ctx.steps - steps
                 legal = self._legal = found if found is not None else self._compute_legal()
             except (RulesError, RecursionError) as exc:
                 raise_reported(exc)
@@ -291,8 +309,12 @@ class State:
         deciders = self.players_to_decide()
         others = [p for p in range(self.players) if p not in deciders and (player is None or p == player)]
         result: list[Action] = []
-        for p in others:
-            result.extend(enumerate_anytime(self.game, self._data, p))
+        ctx = Ctx.for_reading(self.game.program, self._data, 0)
+        try:
+            for p in others:
+                result.extend(enumerate_anytime(self.game, self._data, p, ctx))
+        finally:
+            self._count_work(ctx)
         return result
 
     def _compute_legal(self) -> list[Action]:
@@ -303,8 +325,12 @@ class State:
             return [Action(oid, label, pending["player"], {"choice": pending["prompt"], "value": value})
                     for oid, label, value in pending["options"]]
         result: list[Action] = []
-        for p in self.players_to_decide():
-            result.extend(enumerate_actions(self.game, self._data, p))
+        ctx = Ctx.for_reading(self.game.program, self._data, 0)
+        try:
+            for p in self.players_to_decide():
+                result.extend(enumerate_actions(self.game, self._data, p, ctx))
+        finally:
+            self._count_work(ctx)
         return result
 
     # ------------------------------------------------------------- applying
@@ -376,12 +402,15 @@ class State:
                         return found
             else:
                 # Not listed yet: list on only inside the action the id names, or bind that action alone.
-                try:
-                    searched, final = known.find(wanted_id) if isinstance(known, Listing) else (None, False)
-                    if not final:
-                        searched = find_action(self.game, self._data, flow["active"], wanted_id)
-                except (RulesError, RecursionError) as exc:
-                    raise_reported(exc)
+                searched, final = known.find(wanted_id) if isinstance(known, Listing) else (None, False)
+                if not final:
+                    ctx = Ctx.for_reading(self.game.program, self._data, flow["active"])
+                    try:
+                        searched = find_action(self.game, self._data, flow["active"], wanted_id, ctx)
+                    except (RulesError, RecursionError) as exc:
+                        raise_reported(exc)
+                    finally:
+                        self._count_work(ctx)
                 if searched is not None:
                     return searched
         deciders = self.players_to_decide()
@@ -415,6 +444,7 @@ class State:
         else:
             ctx = paused[1]
             ctx.answers = answers
+            self._work -= ctx.steps  # counted when it paused: it is counted whole when it stops again
         try:
             if paused is None:
                 run_job(game, ctx, job)
@@ -424,6 +454,7 @@ class State:
             self._stopped(ctx, wait, job, answers, base, chosen, logged, reseed)
             return
         except (RulesError, RecursionError) as exc:
+            self._count_work(ctx)  # refused, yet run
             raise_reported(exc)
         self._record(ctx, chosen, logged, None, None)
 
@@ -440,6 +471,7 @@ class State:
             self._stopped(ctx, wait, job, [], base, chosen, 0, None)
             return
         except (RulesError, RecursionError) as exc:
+            self._count_work(ctx)  # refused, yet run
             raise_reported(exc)
         self._record(ctx, chosen, 0, None, None)
 
@@ -463,6 +495,7 @@ class State:
     def _record(self, ctx: Ctx, chosen: Action | None, logged: int, pending: dict[str, Any] | None,
                 keep: Paused | None) -> None:
         """Make what a job did this state's: its data, its entry in the history, and what comes next."""
+        self._work += ctx.steps  # `_count_work`, written out: once a decision
         data = ctx.data
         chance = ctx.chance[logged:] if logged else ctx.chance
         messages = ctx.messages
@@ -497,7 +530,7 @@ class State:
         # The listing goes on on this context (`engine._offer`): the context lets go of it, or the two would
         # form a cycle that only the garbage collector frees.
         ctx.found = None
-        self._legal = None if found is None else found[0] if found[1] is None else Listing(found[0], found[1])
+        self._legal = None if found is None else found[0] if found[1] is None else Listing(found[0], found[1], ctx)
 
     # ------------------------------------------------------------- copies, JSON, views
 
@@ -534,7 +567,10 @@ class State:
         """Evaluate a compiled expression over `p` (such as the score or the heuristic) for `player`."""
         ctx = Ctx(self.game.program, self._data, player)
         ctx.env = {"p": player}
-        return fn(ctx)
+        try:
+            return fn(ctx)
+        finally:
+            self._count_work(ctx)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

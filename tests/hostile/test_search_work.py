@@ -1,0 +1,171 @@
+"""A search is bounded as a whole, by the steps of pack code its copies run (`State.work`).
+
+Each decision has a step budget of its own, so a bot that tries every legal action, or plays thousands of
+playouts, on a pack whose every decision takes nearly its budget ran for minutes a decision (84 s for the greedy
+bot, 59 s for `mcts:2`, 144 s to build the RL environment's index). Each now stops once its copies have run
+`MAX_SEARCH_STEPS` steps and goes by what it found; the tests lower that limit to keep them short.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruleskit
+from ruleskit import bots, mcts
+from ruleskit.bots import make_bot
+from ruleskit.errors import IllegalAction
+from ruleskit.rl import actions as rl_actions
+
+MANIFEST = """\
+name = "heavy-decisions"
+version = "0.1"
+players = { min = 2, max = 2 }
+files = ["game.toml", "rules.rk"]
+"""
+
+# Every `work` runs WORK steps or so; `refused` runs as many, then fails its `require`.
+GAME = """\
+[vars.total]
+type = "int"
+max = 100000000
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 40
+
+[actions.work]
+stage = "main"
+params = { n = "range(30)" }
+label = "Work {n}"
+effect = "grind(n)"
+
+[actions.refused]
+stage = "main"
+label = "Refused"
+require = [{ check = "costly() < 0", message = "never" }]
+
+[scoring]
+score = "total"
+"""
+
+RULES = """\
+proc grind(n) {
+    for i in range(%(work)d) {
+        set total = total + 1
+    }
+    set total = total + n
+    end turn
+}
+
+rule costly() = count([i for i in range(%(work)d) if i >= 0])
+"""
+
+WORK = 2000
+
+
+def heavy_pack(tmp_path: Path, work: int = WORK) -> ruleskit.Game:
+    folder = tmp_path / "heavy"
+    folder.mkdir()
+    (folder / "pack.toml").write_text(MANIFEST, encoding="utf-8")
+    (folder / "game.toml").write_text(GAME, encoding="utf-8")
+    (folder / "rules.rk").write_text(RULES % {"work": work}, encoding="utf-8")
+    return ruleskit.load(folder, cache=False)
+
+
+def test_work_counts_decisions_listings_and_refusals(tmp_path: Path) -> None:
+    game = heavy_pack(tmp_path)
+    state = game.new_game(players=2, seed=1)
+    start = state.work
+    actions = state.legal_actions()
+    listed = state.work - start
+    assert listed >= WORK  # `refused`'s require ran its rule over WORK numbers
+    before = state.work
+    state.apply(actions[0])
+    assert state.work - before >= 2 * WORK  # the loop: a step for each round and for each `set`
+    before = state.work
+    with pytest.raises(IllegalAction):
+        state.apply("refused")
+    assert state.work - before >= WORK  # refused, and the state as it was, but the work was done
+    copy = state.clone()
+    assert copy.work == 0  # a copy counts its own
+
+
+def test_work_is_the_same_in_both_backends_and_every_run(tmp_path: Path) -> None:
+    folder = heavy_pack(tmp_path).source.root
+    counts = []
+    for backend in ("compiled", "closures", "compiled"):
+        state = ruleskit.load(folder, backend=backend, cache=False).new_game(players=2, seed=3)
+        for _ in range(6):
+            state.legal_actions()
+            state.apply("work:7")
+        counts.append(state.work)
+    assert counts[0] == counts[1] == counts[2] > 6 * 2 * WORK
+
+
+def tried_actions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the actions the copies of a search apply, in turn."""
+    tried: list[str] = []
+    apply = ruleskit.State.apply
+
+    def counting(self: ruleskit.State, action: object, player: int | None = None) -> ruleskit.State:
+        tried.append(action if isinstance(action, str) else getattr(action, "id", "?"))
+        return apply(self, action, player)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ruleskit.State, "apply", counting)
+    return tried
+
+
+def test_greedy_stops_trying_actions_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = heavy_pack(tmp_path)
+    state = game.new_game(players=2, seed=1)
+    one_try = 2 * WORK + 200
+    monkeypatch.setattr(bots, "MAX_SEARCH_STEPS", 5 * one_try)
+    tried = tried_actions(monkeypatch)
+    bot = make_bot("greedy", game, 5)
+    chosen = bot.choose(state, state.players_to_decide()[0])
+    # Without the limit it tries all 31 actions; with it, about five (the listing of each copy costs too).
+    assert 3 <= len(tried) <= 6
+    assert chosen.id in tried
+    assert bot.spent < 5 * one_try + 3 * one_try
+
+
+def test_greedy_tries_everything_under_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = heavy_pack(tmp_path, work=10)
+    state = game.new_game(players=2, seed=1)
+    tried = tried_actions(monkeypatch)
+    chosen = make_bot("greedy", game, 5).choose(state, state.players_to_decide()[0])
+    assert len(tried) == len(state.legal_actions())  # every action, `refused` too
+    assert chosen.id == "work:29"  # the most added to the score
+
+
+def test_mcts_stops_its_search_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = heavy_pack(tmp_path)
+    state = game.new_game(players=2, seed=1)
+    decision = 3 * WORK + 200  # a decision and the listing after it, about
+    limit = 250 * decision
+    monkeypatch.setattr(mcts, "MAX_SEARCH_STEPS", limit)
+    bot = make_bot("mcts:200", game, 5)  # 200 iterations: the limit for 1,000 is at least MAX_SEARCH_STEPS
+    chosen = bot.choose(state, state.players_to_decide()[0])
+    assert chosen in state.legal_actions()
+    # Looking for a winning move tries each action four times (124 decisions); a playout runs 40 turns, and
+    # 200 of them would run 8,000 decisions.
+    assert 0 < bot.last_iterations < 10
+    assert limit <= bot.spent < limit + 10 * decision
+
+
+def test_rl_sample_games_stop_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = heavy_pack(tmp_path)
+    limit = 30 * (2 * WORK + 200)
+    monkeypatch.setattr(rl_actions, "MAX_SEARCH_STEPS", limit)
+    decisions = tried_actions(monkeypatch)
+    seen, _ = rl_actions.ActionIndex.sample(game, 2)
+    # Four games of 40 decisions each without the limit; with it, about 30 decisions of the first game.
+    assert 10 <= len(decisions) <= 31
+    assert "work:0" in seen
