@@ -450,13 +450,24 @@ class ExpressionCompiler:
         if op == "+":
             return (lambda ctx: plus(ctx, left(ctx), right(ctx), where)), \
                 "int" if left_type == "int" and right_type == "int" else ANY
+        # Both operands are worked out before either is checked, as for `+` and in the generated code: an
+        # error in the right operand comes before "expected a number" about the left.
         if op == "-":
-            return (lambda ctx: checked_int(number_value(left(ctx), where) - number_value(right(ctx), where), where)), "int"
+            def minus(ctx: Ctx) -> int:
+                a, b = left(ctx), right(ctx)
+                return checked_int(number_value(a, where) - number_value(b, where), where)
+
+            return minus, "int"
         if op == "*":
-            return (lambda ctx: checked_int(number_value(left(ctx), where) * number_value(right(ctx), where), where)), "int"
+            def times(ctx: Ctx) -> int:
+                a, b = left(ctx), right(ctx)
+                return checked_int(number_value(a, where) * number_value(b, where), where)
+
+            return times, "int"
 
         def divide(ctx: Ctx) -> int:
-            a, b = number_value(left(ctx), where), number_value(right(ctx), where)
+            a, b = left(ctx), right(ctx)
+            a, b = number_value(a, where), number_value(b, where)
             if b == 0:
                 raise ProgramError(f"division by zero in {where}")
             return a // b if op == "//" else a % b

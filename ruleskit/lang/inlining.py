@@ -27,6 +27,9 @@ import attrs
 from .folding import fold_constants
 
 INLINED_STEPS = "inlined_steps"
+# The count and the nesting depth as a body that counts steps of its own began (`guarded`).
+INLINED_FROM = "inlined_from"
+INLINED_DEPTH = "inlined_depth"
 # The largest inlined body, in AST nodes, that a caller takes in place of a call (its own calls inlined);
 # the most a caller's body may grow to with them; how deep inlined calls may nest in it. Beyond these a
 # call stays a call: the limits keep the generated module small and within what Python compiles.
@@ -317,15 +320,61 @@ def guarded(inlined: ast.expr, original: ast.expr, steps: int, depth: int, conte
             target: str, counted: int = 0) -> list[ast.stmt]:
     """`target = inlined` when neither the budget nor the nesting limit can run out in it, with the steps it
     counted (from `counted`, those it always counts) added to the budget however it ends; otherwise
-    `target = original`."""
+    `target = original`.
+
+    A body that also counts steps of its own (a call given the context, a builtin charging a list) tests the
+    budget while the inlined calls' steps are held back, so it could end past the budget where the calls
+    would have run out. Such a body's count is checked once it ends: past the budget (or failing on the way
+    with the budget short), the steps are put back and the body runs as written, raising where the calls
+    do. Rules change nothing but the count, so running one again is safe."""
     ctx: Any = ast.Name(context, ast.Load())
     room = ast.Compare(ast.Attribute(ctx, "steps", ast.Load()), [ast.LtE()],
                        [ast.BinOp(ast.Attribute(ctx, "budget", ast.Load()), ast.Sub(), ast.Constant(steps))])
     shallow = ast.Compare(ast.Attribute(ctx, "depth", ast.Load()), [ast.LtE()], [ast.Constant(max_depth - depth)])
     count = ast.Name(INLINED_STEPS, ast.Store())
-    fast = [ast.Assign([count], ast.Constant(counted)),
-            ast.Try([ast.Assign([ast.Name(target, ast.Store())], inlined)], [], [],
-                    [ast.AugAssign(ast.Attribute(ast.Name(context, ast.Load()), "steps", ast.Store()), ast.Add(),
-                                   ast.Name(INLINED_STEPS, ast.Load()))])]
-    return [ast.If(ast.BoolOp(ast.And(), [room, shallow]), fast, [ast.Assign([ast.Name(target, ast.Store())],
-                                                                               original)])]
+    add_count = ast.AugAssign(_context_attr(context, "steps", ast.Store()), ast.Add(),
+                              ast.Name(INLINED_STEPS, ast.Load()))
+    run_inlined = ast.Assign([ast.Name(target, ast.Store())], inlined)
+    run_original = ast.Assign([ast.Name(target, ast.Store())], original)
+    if not _counts_on_its_own(inlined, context):
+        fast: list[ast.stmt] = [ast.Assign([count], ast.Constant(counted)), ast.Try([run_inlined], [], [], [add_count])]
+        return [ast.If(ast.BoolOp(ast.And(), [room, shallow]), fast, [run_original])]
+    put_back: list[ast.stmt] = [
+                ast.Assign([_context_attr(context, "steps", ast.Store())], ast.Name(INLINED_FROM, ast.Load())),
+                ast.Assign([_context_attr(context, "depth", ast.Store())], ast.Name(INLINED_DEPTH, ast.Load())),
+                run_original]
+    over = ast.Compare(ast.BinOp(_context_attr(context, "steps", ast.Load()), ast.Add(),
+                                 ast.Name(INLINED_STEPS, ast.Load())),
+                       [ast.Gt()], [_context_attr(context, "budget", ast.Load())])
+    failed = ast.ExceptHandler(ast.Name("Exception", ast.Load()), None,
+                               [ast.If(over, put_back, [add_count, ast.Raise(None, None)])])
+    ended = [add_count, ast.If(ast.Compare(_context_attr(context, "steps", ast.Load()), [ast.Gt()],
+                                           [_context_attr(context, "budget", ast.Load())]), put_back, [])]
+    careful: list[ast.stmt] = [
+        ast.Assign([ast.Name(INLINED_FROM, ast.Store())], _context_attr(context, "steps", ast.Load())),
+        ast.Assign([ast.Name(INLINED_DEPTH, ast.Store())], _context_attr(context, "depth", ast.Load())),
+        ast.Assign([count], ast.Constant(counted)),
+        ast.Try([run_inlined], [failed], ended, [])]
+    return [ast.If(ast.BoolOp(ast.And(), [room, shallow]), careful, [run_original])]
+
+
+def _context_attr(context: str, name: str, ctx: ast.expr_context) -> ast.Attribute:
+    return ast.Attribute(ast.Name(context, ast.Load()), name, ctx)
+
+
+# What generated code reads off the context without counting a step.
+_READ_ONLY_CONTEXT = frozenset({"data", "me", "env", "model", "program"})
+
+
+def _counts_on_its_own(expression: ast.expr, context: str) -> bool:
+    """Whether `expression` may count steps other than its inlined calls' (held in `INLINED_STEPS`): a call
+    given the context (but a read-only helper), or anything of the context but what code only reads. Inlined
+    bodies never do (see `Inliner`): what this finds is the caller's own."""
+    for node in ast.walk(expression):
+        if isinstance(node, ast.Call) and _passes_context(node, context) \
+                and not (isinstance(node.func, ast.Name) and node.func.id in READ_ONLY_HELPERS):
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == context \
+                and node.attr not in _READ_ONLY_CONTEXT:
+            return True
+    return False

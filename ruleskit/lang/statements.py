@@ -19,6 +19,7 @@ from . import builtins, coverage
 from .expressions import SPECIALS, ExpressionCompiler, not_a_player, number_value, unquote
 from .parser import position
 from .scope import ANY, Fn, Scope, element_type
+from .support import index as element_at
 from .values import as_list, checked_int, label_of
 
 if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
@@ -161,11 +162,8 @@ class StatementCompiler(ExpressionCompiler):
             replaced[i] = value
             write_container(ctx, replaced)
 
-        def read_element(ctx: Ctx) -> Any:
-            container = base_fn(ctx)
-            if isinstance(container, ZoneRef):
-                container = ctx.data["z"][container.key]
-            return container[index_fn(ctx)]
+        def read_element(ctx: Ctx) -> Any:  # for `+=` and `-=`: the element as `l[i]` reads it
+            return element_at(ctx, base_fn(ctx), index_fn(ctx), where)
 
         return write_element, read_element
 
@@ -183,15 +181,11 @@ class StatementCompiler(ExpressionCompiler):
             reader, result_type = self.field_reader(base_type, str(part), part)
             return (lambda ctx: reader(ctx, base_fn(ctx))), result_type
         index_fn, _ = self.compile_expr(part, scope)
-        model = self.model
+        where = self.where(part)
 
         def read(ctx: Ctx) -> Any:
-            value = base_fn(ctx)
-            if isinstance(value, ZoneRef):
-                value = ctx.data["z"][value.key]
-            return value[index_fn(ctx)]
+            return element_at(ctx, base_fn(ctx), index_fn(ctx), where)
 
-        del model
         return read, ANY
 
     def _field_writer(self, base_fn: Fn, base_type: str, field: str, node: Token,

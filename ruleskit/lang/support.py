@@ -648,7 +648,7 @@ NAMES: dict[str, Any] = {
     "over_budget": over_budget, "player_list": player_list, "seat_list": seat_list, "made": made, "copy_list": copy_list, "kind_items": kind_items, "player_name": player_name,
     "per_player_item": per_player_item, "shown": shown, "as_list": as_list, "ZoneRef": ZoneRef,
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
-    "BudgetExceeded": BudgetExceeded, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,
+    "BudgetExceeded": BudgetExceeded, "Exception": Exception, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,
     "zone_add": zone_ops.add, "zone_draws": zone_ops.draws,
     "set_field": set_field, "change_field": change_field, "option_id": option_id, "options_collide": options_collide, "same_value": same_value,
 }

@@ -140,6 +140,29 @@ def test_the_budget_runs_out_at_the_same_place(tmp_path: Path, spent: int) -> No
     assert "step budget of 200000 exceeded" in messages[0]
 
 
+@pytest.mark.parametrize("spent", range(16))
+def test_the_budget_runs_out_at_the_same_place_in_a_caller_that_counts_steps_of_its_own(
+        tmp_path: Path, spent: int) -> None:
+    # `listed` counts its list's elements itself and takes `leaf` in: with `leaf`'s step held back until
+    # `listed` ended, the budget could run out in the list's count without the error the call makes, and
+    # the compiled code ended a step past the budget where the reference stopped in `leaf`.
+    before = "".join("let w = 0\\n" for _ in range(spent))
+    effect = before + "for i in range(10000) {\\n    for j in range(10) {\\n        let x = listed(3)\\n    }\\n}\\nend turn"
+    root = pack_with(tmp_path, effect)
+    messages = [first_decision(root, backend) for backend in BACKENDS]
+    assert messages[0] == messages[1]
+    assert "step budget of 200000 exceeded" in messages[0]
+
+
+def test_a_caller_that_counts_steps_of_its_own_meets_the_budget_in_every_place(tmp_path: Path) -> None:
+    places = set()
+    for spent in range(16):
+        before = "".join("let w = 0\\n" for _ in range(spent))
+        root = pack_with(tmp_path, before + "for i in range(10000) {\\n    for j in range(10) {\\n        let x = listed(3)\\n    }\\n}\\nend turn")
+        places.add(first_decision(root, "compiled").split(" exceeded in ")[1].split(" (")[0])
+    assert {"rule leaf", "rule listed"} <= places
+
+
 def test_the_places_the_budget_runs_out_cover_the_rules_written_in_place(tmp_path: Path) -> None:
     places = set()
     for spent in range(13):
