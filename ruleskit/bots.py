@@ -237,10 +237,14 @@ def bot_factory(spec: str) -> tuple[BotFactory, str | None]:
 def _import_bot(module_name: str, class_name: str) -> BotFactory:
     from importlib import import_module
 
+    if not module_name or module_name.startswith("."):
+        raise PackError(f"bot '{module_name}:{class_name}' names no module: give package.module:Class")
     try:
         module = import_module(module_name)
     except ImportError as exc:
         raise PackError(f"cannot import bot module '{module_name}': {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a module that fails as it is imported is the user's to fix
+        raise PackError(f"bot module '{module_name}' failed to import: {type(exc).__name__}: {exc}") from None
     factory = getattr(module, class_name, None)
     if not callable(factory):
         raise PackError(f"module '{module_name}' has no bot class '{class_name}'")

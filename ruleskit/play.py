@@ -325,6 +325,9 @@ class PlaySession:
         except OSError as exc:
             self.console.print(plain(f"Cannot save to {path}: {exc.strerror}"))
             return
+        except ValueError:  # a name the system cannot take (a NUL character): the game goes on
+            self.console.print(plain(f"Cannot save to {path!r}: not a usable file name"))
+            return
         self.console.print(plain(f"Saved to {path}; continue with: ruleskit play --load {path}"))
 
     def write_log(self) -> None:

@@ -11,11 +11,13 @@ add the file and line.
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .digits import plain_digits
 from .errors import PackError
+from .lang.expressions import MAX_LIST
 from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_ZONE_ITEMS
 
 if TYPE_CHECKING:
@@ -92,6 +94,8 @@ def check_keys(path: str, table: Mapping[str, Any], required: Iterable[str], opt
     required = set(required)
     allowed = required | set(optional)
     for key in table:
+        if not isinstance(key, str):
+            raise InvalidData(path, f"a key should be text, not {_kind_name(key)} {_short(key)}")
         if key not in allowed:
             raise InvalidData(_at(path, key), "unknown key")
     for key in sorted(required):
@@ -118,7 +122,7 @@ def check_plain(path: str, value: Any, depth: int = MAX_NESTING) -> None:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    text = reprlib.repr(value)  # bounded in depth and length: the value may be nested a million deep
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -130,7 +134,9 @@ def check_value(path: str, model: Model, type_name: str, value: Any, players: in
     """`value` fits the declared type (and the var's bounds, if given)."""
     if type_name.startswith("list"):
         inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else "any"
-        for index, item in enumerate(check_list(path, value)):
+        if len(check_list(path, value)) > MAX_LIST:
+            raise InvalidData(path, f"holds {len(value)} elements, more than a list may ({MAX_LIST})")
+        for index, item in enumerate(value):
             check_value(_at(path, index), model, inner, item, players)
         return
     if type_name == "int":

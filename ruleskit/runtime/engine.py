@@ -125,6 +125,8 @@ def initial_data(game: Game, players: int, seed: int, options: dict[str, Any] | 
 
         model = game.model
         for name in options if isinstance(options, dict) else ():
+            if not isinstance(name, str):
+                raise PackError(f"an option's name must be text, not {type(name).__name__}")
             if name not in model.game_vars:
                 raise PackError(f"unknown option '{name}' (options set the pack's game vars)",
                                 hint=did_you_mean(name, model.game_vars))

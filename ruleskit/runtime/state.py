@@ -210,7 +210,9 @@ class State:
 
     @classmethod
     def new(cls, game: Game, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise PackError(f"the number of players must be an integer, not {players!r}")
+        if not game.min_players <= players <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise PackError(f"the seed must be an integer, not {seed!r}")

@@ -87,6 +87,17 @@ def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) ->
     assert code == 0 and "walk" in out and "Step to" in out
 
 
+def test_a_file_name_the_system_cannot_take_is_refused_and_the_game_goes_on(
+        tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    log = tmp_path / "game.jsonl"
+    code, out, prompts = _play([SHOWN, "--seats", "human,random", "--log", str(log)],
+                               ["save a\x00b", "1", "quit"], script, capsys)
+    assert code == 0
+    assert "Cannot save to 'a\\x00b': not a usable file name" in out
+    assert len(prompts) == 3  # the game went on to the next decision
+    assert json.loads(log.read_text().splitlines()[0])["type"] == "header"
+
+
 def test_bot_only_game_runs_to_the_end_and_its_log_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "game.jsonl"
     code, out, prompts = _play([SHOWN, "--seats", "greedy,random", "--log", str(log)], [], script, capsys)

@@ -268,6 +268,24 @@ def test_new_game_rejects_bad_arguments(tmp_path: Path) -> None:
         game.new_game(players=2, seed="x")  # type: ignore[arg-type]
     with pytest.raises(PackError, match="unknown option 'pionts'"):
         game.new_game(players=2, options={"pionts": 1})
+    with pytest.raises(PackError, match="number of players must be an integer, not '2'"):
+        game.new_game(players="2")  # type: ignore[arg-type]
+    with pytest.raises(PackError, match="an option's name must be text, not int"):
+        game.new_game(players=2, options={1: 2})  # type: ignore[dict-item]
+
+
+def test_options_are_held_to_the_limits_of_the_values_they_set() -> None:
+    # A list option longer than any list may be started a game whose log could not be replayed; one nested a
+    # hundred thousand deep ran out of Python's stack in writing the error about it.
+    ophir = ruleskit.load("ophir")
+    with pytest.raises(PackError, match=r"options.modifiers: holds 100001 elements, more than a list may \(100000\)"):
+        ophir.new_game(players=2, options={"modifiers": [1] * 100_001})
+    nested: list[object] = []
+    for _ in range(100_000):
+        nested = [nested]
+    with pytest.raises(PackError, match=r"options.modifiers\[0\]: should be an integer, not list \[\["):
+        ophir.new_game(players=2, options={"modifiers": nested})
+    assert ophir.new_game(players=2, options={"modifiers": [1] * 100_000}).raw["v"]["modifiers"][-1] == 1
 
 
 def test_saved_state_from_other_pack_is_refused(tmp_path: Path, dice_race: ruleskit.Game) -> None:

@@ -64,6 +64,19 @@ def test_bad_bot_specs_are_explained(bot_module: str) -> None:
                           (f"{bot_module}:Missing", "has no bot class 'Missing'"),
                           ("randm", "unknown bot 'randm'"),
                           ("random:3", "could not be made"),
-                          ("greedy:lots", "greedy takes a number of samples")):
+                          ("greedy:lots", "greedy takes a number of samples"),
+                          (":Bar", "names no module"), (".my_bots:FirstBot", "names no module"),
+                          ("..x:Bot", "names no module")):
         with pytest.raises(PackError, match=message):
             make_bot(spec, game, 1)
+
+
+def test_a_bot_module_that_fails_as_it_is_imported_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "broken_bots.py").write_text("raise ValueError('half written')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    try:
+        with pytest.raises(PackError, match="bot module 'broken_bots' failed to import: ValueError: half written"):
+            make_bot("broken_bots:Bot", ruleskit.load(RACE), 1)
+    finally:
+        sys.modules.pop("broken_bots", None)
