@@ -20,8 +20,10 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import stat
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,16 @@ MAX_ENTRY_BYTES = 16 * 1024 * 1024
 MAX_CACHE_BYTES = 128 * 1024 * 1024
 KEY_FILE = "key"
 KEY_BYTES = 32
+KEY_ATTEMPTS = 3
+"""How many times to replace a key that is not a regular file of KEY_BYTES before giving up on the cache
+(someone who can write the folder could put a new one back each time)."""
+# The only names the cache reads, prunes or removes: an entry `<kind>-<SHA-256 hex digest>.json`, and the
+# temporary file an entry is written to first. The folder may be shared (`RULESKIT_CACHE_DIR=~/.cache`):
+# any other file in it belongs to someone else and is never touched.
+ENTRY_NAME = re.compile(r"[a-z][a-z_]*-[0-9a-f]{64}\.json")
+TEMPORARY_NAME = re.compile(r"\.([a-z][a-z_]*-[0-9a-f]{64}\.json)\.[a-z0-9_]+\.tmp")
+STALE_TEMPORARY_SECONDS = 3600
+"""A temporary file this old was left by a process that stopped while writing: pruning removes it."""
 
 
 def cache_folder() -> Path | None:
@@ -61,6 +73,10 @@ def digest(*parts: str | bytes) -> str:
     return hasher.hexdigest()
 
 
+class MissingKey(Exception):
+    """No usable key file in the cache folder: a new key is to be made."""
+
+
 class Cache:
     """Entries named by (kind, key); `key` is a hex digest the caller computed from everything the entry depends on."""
 
@@ -76,42 +92,74 @@ class Cache:
         return self._secret
 
     def _read_or_make_secret(self) -> bytes | None:
-        path = self.root / KEY_FILE
         try:
             self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
-            try:
-                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            except FileNotFoundError:
-                return self._make_secret(path)
-            with os.fdopen(fd, "rb") as handle:
-                info = os.fstat(handle.fileno())
-                secret = handle.read(KEY_BYTES + 1)
-            if not stat.S_ISREG(info.st_mode) or len(secret) != KEY_BYTES:
-                path.unlink(missing_ok=True)
-                return self._make_secret(path)
-            if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
-                return None  # a key someone else could have read or written: do not trust the cache
-            return secret
         except OSError:
             return None
+        for _ in range(KEY_ATTEMPTS):
+            try:
+                return self._read_secret()
+            except MissingKey:
+                pass
+            try:
+                return self._make_secret()
+            except FileExistsError:  # another process made it first: read theirs
+                continue
+        return None  # the key keeps changing under us: no cache for this load
 
-    def _make_secret(self, path: Path) -> bytes | None:
-        secret = os.urandom(KEY_BYTES)
+    def _read_secret(self) -> bytes | None:
+        """The key, or None if the cache must not be used; MissingKey if there is no key file, or a file
+        there that is not a regular file of KEY_BYTES (which is removed, to be made anew)."""
+        path = self.root / KEY_FILE
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        except FileExistsError:  # another process made it first: use theirs
-            self._secret = None
-            return self._read_or_make_secret()
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secret)
+            # Without blocking: a FIFO named `key` would otherwise wait for a writer forever.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            raise MissingKey from None
+        except OSError:
+            return None  # a link, a socket, a file we may not read: leave it and do without the cache
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                usable = stat.S_ISREG(info.st_mode) and info.st_size == KEY_BYTES
+                secret = handle.read(KEY_BYTES + 1) if usable else b""  # never read a FIFO or a device
+        except OSError:
+            return None
+        if len(secret) != KEY_BYTES:
+            try:
+                path.unlink(missing_ok=True)  # removes the name only: nothing is opened for writing
+            except OSError:
+                return None
+            raise MissingKey
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            return None  # a key someone else could have read or written: do not trust the cache
+        return secret
+
+    def _make_secret(self) -> bytes | None:
+        """A new key, written where there was none (FileExistsError if another process made one first)."""
+        secret = os.urandom(KEY_BYTES)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(self.root / KEY_FILE, flags, 0o600)
+        except FileExistsError:
+            raise
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secret)
+        except OSError:
+            return None
         return secret
 
     # ------------------------------------------------------------- entries
 
     def path(self, kind: str, key: str) -> Path:
-        if not (kind.isidentifier() and key.isalnum()):
+        """Where the entry lives: `key` is a SHA-256 hex digest (see `digest`), never text from a pack."""
+        name = f"{kind}-{key}.json"
+        if not ENTRY_NAME.fullmatch(name):
             raise ValueError(f"bad cache entry name {kind!r} {key!r}")
-        return self.root / f"{kind}-{key}.json"
+        return self.root / name
 
     def _mac(self, secret: bytes, kind: str, key: str, payload: bytes) -> bytes:
         return hmac.new(secret, FORMAT + b"\0" + kind.encode() + b"\0" + key.encode() + b"\0" + payload,
@@ -161,12 +209,14 @@ class Cache:
             return False
         import tempfile  # only writes need it (and it imports `random`)
 
+        target = self.path(kind, key)
         try:
-            fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=self.root)
+            # A name only the cache makes (TEMPORARY_NAME), so that pruning can tell its own leftovers.
+            fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.root)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(data)
-                os.replace(temporary, self.path(kind, key))
+                os.replace(temporary, target)
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
                 raise
@@ -175,40 +225,55 @@ class Cache:
         self.prune()
         return True
 
-    def entries(self) -> list[tuple[Path, os.stat_result]]:
+    def _own_files(self, pattern: re.Pattern[str]) -> list[tuple[Path, os.stat_result]]:
+        """The regular files of the folder whose whole name matches `pattern` (links and others skipped)."""
         found = []
         try:
             with os.scandir(self.root) as listing:
                 for entry in listing:
-                    if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                         found.append((Path(entry.path), entry.stat(follow_symlinks=False)))
         except OSError:
             pass
         return found
 
+    def entries(self) -> list[tuple[Path, os.stat_result]]:
+        """The entries in the folder: only names the cache makes, never another `*.json` that lives there."""
+        return self._own_files(ENTRY_NAME)
+
+    def temporaries(self) -> list[tuple[Path, os.stat_result]]:
+        """The temporary files entries are written to (left behind by a process that stopped mid-write)."""
+        return self._own_files(TEMPORARY_NAME)
+
     def prune(self, limit: int = MAX_CACHE_BYTES) -> None:
-        """Remove the least recently used entries until the folder holds at most `limit` bytes of them."""
+        """Remove stale temporary files, then the least recently used entries until the folder holds at
+        most `limit` bytes of them."""
+        stale_before = time.time() - STALE_TEMPORARY_SECONDS
+        _remove([path for path, info in self.temporaries() if info.st_mtime < stale_before])
         entries = self.entries()
         total = sum(info.st_size for _, info in entries)
         for path, info in sorted(entries, key=lambda e: e[1].st_mtime):
             if total <= limit:
                 break
-            try:
-                path.unlink()
-            except OSError:
-                continue
-            total -= info.st_size
+            if _remove([path]):
+                total -= info.st_size
 
     def clear(self) -> int:
-        """Remove every entry (not the key); the number removed."""
-        removed = 0
-        for path, _ in self.entries():
-            try:
-                path.unlink()
-                removed += 1
-            except OSError:
-                pass
-        return removed
+        """Remove every entry and temporary file of the cache (not the key); the number of entries removed."""
+        _remove([path for path, _ in self.temporaries()])
+        return _remove([path for path, _ in self.entries()])
+
+
+def _remove(paths: list[Path]) -> int:
+    """Unlink each path, skipping those that cannot be; how many were removed."""
+    removed = 0
+    for path in paths:
+        try:
+            path.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 _OPEN: dict[Path, Cache] = {}

@@ -35,6 +35,9 @@ MAX_ZONE_ITEMS = 100_000
 """The most pieces a stack holds (in play or in a save), or a pool's pieces listed one by one: more would
 take memory and time without end."""
 
+MAX_LIST = 100_000
+"""The most elements a list of the rule language holds (a value, a var, an option)."""
+
 MAX_SEARCH_STEPS = 100_000_000
 """The most steps of pack code (`State.work`) a bot runs for one decision, or the RL environment's sample games run
 in all: each decision has a step budget of its own, and a search of thousands of them on a pack whose every decision

@@ -26,3 +26,15 @@ def check_output_folder(path: str | Path, what: str) -> Path:
     if not target.exists() and not target.parent.is_dir():
         raise PackError(f"{what} '{target}': the folder '{target.parent}' does not exist")
     return target
+
+
+def check_fresh_folder(path: str | Path, what: str, pattern: str, kind: str) -> Path:
+    """A folder a command will write `pattern` files into that holds none yet: the files of an earlier
+    run would be overwritten by this one's, or left beside them as if this run had written them."""
+    target = check_output_folder(path, what)
+    if target.is_dir():
+        earlier = min(target.glob(pattern), default=None)
+        if earlier is not None:
+            raise PackError(f"{what} '{target}' already holds {kind} of an earlier run ({earlier.name})",
+                            hint="name another folder, or empty this one")
+    return target

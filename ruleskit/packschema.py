@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import attrs
 
+from .atomic import write_text_atomically
 from .display import DisplayHints
 from .packs import MANIFEST_KEYS, VARIANT_TABLES
 from .resources import data_dir
@@ -184,6 +185,8 @@ def write_schemas(folder: str | Path) -> list[Path]:
     written = []
     for name, schema in schemas().items():
         path = out / name
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        # Beside the file, then renamed over it: a link of that name (a cloned repository may ship one) is
+        # replaced, never written through to wherever it points.
+        write_text_atomically(path, json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
         written.append(path)
     return written

@@ -3,9 +3,11 @@
 A cold load reads, checks and compiles a pack (ruleskit/game.py). Its result
 is stored in the user's load cache (ruleskit/cache.py, HMAC-checked) as:
 
-- the list of files the load read, each with its SHA-256 and the name errors
-  give it, and the listing of each pack folder: a warm load reads those files
-  again and uses the entry only if every one is unchanged;
+- the list of files the load read, each with the path it was read by and the
+  name the manifest lists it by, the file those led to (links followed), its
+  SHA-256 and the name errors give it, and the listing of each pack folder: a
+  warm load uses the entry only if each of those paths still leads to the
+  same file and every file is unchanged;
 - the code objects of the generated functions (`marshal`, inside the
   authenticated entry only, as Python's own `__pycache__` keeps bytecode);
 - every other value the code and the game refer to, as plain JSON data from
@@ -37,7 +39,7 @@ import attrs
 
 from .cache import Cache, digest
 from .errors import PackError
-from .tomlfile import read_bytes
+from .tomlfile import decode_text, parse_toml, read_bytes
 
 if TYPE_CHECKING:
     from .game import Game
@@ -137,7 +139,8 @@ def _folder_listing(folder: Path) -> list[str]:
 
 
 def recording_reader() -> PackReader:
-    """A PackReader that notes every file it reads (path, shown name, digest) and each pack folder."""
+    """A PackReader that notes every file it reads (the path it was given, where that led, the shown name,
+    the digest, and the name the manifest lists it by if it does) and each pack folder."""
     from .packs import PackReader
 
     class RecordingReader(PackReader):
@@ -145,15 +148,39 @@ def recording_reader() -> PackReader:
             super().__init__()
             self.files: list[list[str]] = []
             self.folders: dict[str, list[str]] = {}
+            self.named: dict[Path, list[Path]] = {}  # a listed file's resolved path -> the names that led there
 
         def read_pack_file(self, root: Path, path: Path) -> tuple[bytes, str]:
             raw, display = super().read_pack_file(root, path)
-            self.files.append([str(path.resolve()), display, hashlib.sha256(raw).hexdigest()])
+            resolved = path.resolve()
+            listed = str(self.named[resolved].pop(0)) if self.named.get(resolved) else ""
+            self.files.append([str(path), str(resolved), display, hashlib.sha256(raw).hexdigest(), listed])
             folder = root.resolve()
             self.folders.setdefault(str(folder), _folder_listing(folder))
+            if path == root / "pack.toml":
+                self._expect_listed(folder, raw, display)
             return raw, display
 
+        def _expect_listed(self, folder: Path, manifest: bytes, display: str) -> None:
+            """Note the files the manifest lists by the names it gives them: packs.py follows their links
+            before reading them, so the name itself (`cur/flow.toml`) is gone when the file is read."""
+            for name in _listed_names(manifest, display):
+                listed = folder / name
+                try:
+                    self.named.setdefault(listed.resolve(), []).append(listed)
+                except (OSError, ValueError, RuntimeError):
+                    continue  # the load reports the bad name
+
     return RecordingReader()
+
+
+def _listed_names(manifest: bytes, display: str) -> list[str]:
+    """The `files` a manifest lists (none if it cannot be read: the load reports why)."""
+    try:
+        listed = parse_toml(decode_text(manifest, display), display).data.get("files")
+    except PackError:
+        return []
+    return [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
 
 
 def _unchanged(files: Any, folders: Any) -> bool:
@@ -163,20 +190,35 @@ def _unchanged(files: Any, folders: Any) -> bool:
     for folder, names in folders.items():
         if _folder_listing(Path(folder)) != names:
             return False
-    for item in files:
-        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
-            return False
-        path, display, sha = item
-        file = Path(path)
-        if str(Path(_display_path(file.parent)) / file.name) != display:
-            return False  # errors name files relative to the working folder: the code holds those names
-        try:
-            raw = read_bytes(file, display)  # a regular file of bounded size, read without blocking
-        except PackError:
-            return False
-        if hashlib.sha256(raw).hexdigest() != sha:
-            return False
-    return True
+    return all(_file_unchanged(item) for item in files)
+
+
+def _file_unchanged(item: Any) -> bool:
+    """Whether a file a stored load read is still the one a load would read now, with the same shown name
+    and content: the path the load was given, and the name the manifest lists it by (if it does), must
+    still lead to the same file. A link inside the pack (`cur -> v1`) may since lead elsewhere
+    (`cur -> v2`), and a load now would read that."""
+    if not (isinstance(item, list) and len(item) == 5 and all(isinstance(x, str) for x in item)):
+        return False
+    given, resolved, display, sha, listed = item
+    if not all(_leads_to(Path(name), resolved) for name in (given, listed) if name):
+        return False
+    path = Path(given)
+    if str(Path(_display_path(path.parent)) / path.name) != display:
+        return False  # errors name files relative to the working folder: the code holds those names
+    try:
+        raw = read_bytes(Path(resolved), display)  # a regular file of bounded size, read without blocking
+    except PackError:
+        return False
+    return hashlib.sha256(raw).hexdigest() == sha
+
+
+def _leads_to(path: Path, resolved: str) -> bool:
+    """Whether `path`, links followed, is still the file `resolved`."""
+    try:
+        return str(path.resolve()) == resolved
+    except (OSError, ValueError, RuntimeError):
+        return False
 
 
 # ------------------------------------------------------------------ storing

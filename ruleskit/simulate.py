@@ -8,10 +8,10 @@ from that game seed and their seat, so a game's outcome depends only on
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -26,6 +26,14 @@ MAX_DECISIONS = 20_000
 """A game still running after this many decisions is stopped and reported as such."""
 
 BOT_SEED_SALT = 7919
+
+LOG_PATTERN = "game-*.jsonl"
+"""The names of the logs `--log-dir` gets (`log_name`): `simulate` refuses a folder that holds one already."""
+
+
+def log_name(index: int) -> str:
+    """The file name of game `index`'s log in a log folder."""
+    return f"game-{index:05d}.jsonl"
 
 
 @attrs.define
@@ -97,7 +105,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
         except RulesError as exc:
             error, reason = f"report group: {exc}", "error"
     if log_dir is not None:
-        write_log(state, Path(log_dir) / f"game-{index:05d}.jsonl")
+        write_log(state, Path(log_dir) / log_name(index))
     return GameRecord(index, seed, list(bots), list(result["winners"]) if result else [], reason,
                       int(state.raw["flow"]["turn"]), decisions, groups, error,
                       list(result["places"]) if result else [])
@@ -129,6 +137,34 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(4, games // (workers * 16)))
 
 
+CHUNKS_IN_FLIGHT_PER_WORKER = 3
+"""Chunks handed to the pool per worker at any time: enough to keep each busy, few enough that a run of
+millions of games holds only a few chunks, not every one of them, before its first result."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def chunks_of(games: int, size: int) -> Iterator[list[int]]:
+    """The game indices 0..games-1 in chunks of `size`, made one at a time as they are asked for."""
+    for start in range(0, games, size):
+        yield list(range(start, min(start + size, games)))
+
+
+def results_as_completed(submit: Callable[[T], Future[R]], tasks: Iterable[T], in_flight: int) -> Iterator[R]:
+    """Submit each task and yield its result as it completes, with at most `in_flight` tasks submitted
+    whose results have not been yielded: the next task is taken from `tasks` only when one finishes."""
+    pending: set[Future[R]] = set()
+    for task in tasks:
+        pending.add(submit(task))
+        if len(pending) >= in_flight:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from (future.result() for future in done)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from (future.result() for future in done)
+
+
 def run_games(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
               rotate: bool = False, log_dir: str | Path | None = None,
               progress: Callable[[int], None] | None = None, backend: str = "local",
@@ -146,8 +182,8 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
         from .raybackend import run_games_ray
 
         size = max(1, min(25, games // 16))
-        chunks = [list(range(start, min(start + size, games))) for start in range(0, games, size)]
-        return run_games_ray(game, chunks, players, bots, seed, rotate, logs, address, progress)
+        return run_games_ray(game, list(chunks_of(games, size)), players, bots, seed, rotate, logs, address,
+                             progress)
     if backend != "local":
         raise PackError(f"unknown backend '{backend}': local or ray")
     if workers == 1:
@@ -156,17 +192,17 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
             if progress:
                 progress(1)
         return records
-    size = chunk_size(games, workers)
-    chunks = [list(range(start, min(start + size, games))) for start in range(0, games, size)]
+    chunks = chunks_of(games, chunk_size(games, workers))
     global _WORKER_GAME
     inherited = _WORKER_GAME
     _WORKER_GAME = game  # a forked worker starts with it (no second load); a spawned one loads the pack
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                  initargs=(pack_ref(game), game.content_hash)) as pool:
-            futures = [pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs) for chunk in chunks]
-            for future in as_completed(futures):
-                done = future.result()
+            def play_chunk(chunk: list[int]) -> Future[list[GameRecord]]:
+                return pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs)
+
+            for done in results_as_completed(play_chunk, chunks, CHUNKS_IN_FLIGHT_PER_WORKER * workers):
                 records.extend(done)
                 if progress:
                     progress(len(done))

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .digits import plain_digits
 from .errors import PackError
-from .lang.expressions import MAX_LIST
-from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_ZONE_ITEMS
+from .limits import MAX_INT_DIGITS, MAX_LIST, MAX_NESTING, MAX_ZONE_ITEMS
 
 if TYPE_CHECKING:
     from .game import Game

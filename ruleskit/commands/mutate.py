@@ -16,6 +16,7 @@ HELP = ("Mutation testing: make small changes of the pack's rules (numbers, comp
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     from .against import parse_duration
+    from .test import player_counts
 
     parser.add_argument("pack", metavar="PACK", help="pack folder, or a built-in pack name")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
@@ -26,7 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--lockstep-time", type=parse_duration, default=5.0, metavar="DURATION",
                         help="CPU budget per mutant for playing it in lockstep with the pack, to see that it "
                              "changes the game at all (default 5s)")
-    parser.add_argument("--players", default=None, help="player counts, e.g. 3 or 2,3,4 (default: all)")
+    parser.add_argument("--players", type=player_counts, default=None,
+                        help="player counts, e.g. 3 or 2,3,4 (default: all)")
     parser.add_argument("--corpus", type=Path, default=None,
                         help="a TOML file of hand-written mutants ([[mutant]] id, description, edits) to use "
                              "instead of generated ones")
@@ -46,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
     from ..mutation.scoring import SURVIVED, Outcome, pick, score_mutants
 
     game = load(args.pack)
-    players = [int(part) for part in args.players.split(",")] if args.players else None
     mutants = load_corpus(args.corpus) if args.corpus else generate(game)
     if args.limit is not None and args.limit < 1:
         raise PackError(f"--limit must be at least 1, not {args.limit}")
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             progress.update(task, completed=done, description=f"mutants ({survived[0]} survived)")
 
         report = score_mutants(game, chosen, seconds=args.time, lockstep_seconds=args.lockstep_time, seed=args.seed,
-                               players=players, generated=len(mutants), progress=advance)
+                               players=args.players, generated=len(mutants), progress=advance)
     if args.json:
         print(json.dumps(report.to_json()))
         return 0

@@ -47,7 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         "the JSON, to standard output)")
     parser.add_argument("--plot", metavar="FILE", help="draw win rates (95 percent intervals) and game lengths to "
                         "FILE (.png or .svg; needs the 'plot' extra: pip install 'ruleskit[plot]')")
-    parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR")
+    parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR, a new or "
+                        "empty folder or one holding no game-*.jsonl logs of an earlier run")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local processes (default) or a Ray cluster; the same results either way")
@@ -70,12 +71,13 @@ def run(args: argparse.Namespace) -> int:
         from ..plots import check_plot_path
 
         check_plot_path(args.plot)
-    from ..outputs import check_output_file, check_output_folder
+    from ..outputs import check_fresh_folder, check_output_file
+    from ..simulate import LOG_PATTERN
 
     if args.json and args.json != "-":
         check_output_file(args.json, "--json")
     if args.log_dir:
-        check_output_folder(args.log_dir, "--log-dir")
+        check_fresh_folder(args.log_dir, "--log-dir", LOG_PATTERN, "game logs")
     game = load(args.pack)
     names = args.bots.split(",")
     if args.players is not None:

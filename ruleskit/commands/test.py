@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..testing.defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
+from .simulate import positive_int
 
 if TYPE_CHECKING:
     from ..testing.runner import Report
@@ -29,17 +30,17 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--time", dest="time_budget", metavar="DURATION", default=None,
                         help="stop after this long (90s, 3m, 2m30s, 1h), shrinking included, "
                              "with the shortest failing game found so far")
-    parser.add_argument("--players", type=_counts, default=None,
+    parser.add_argument("--players", type=player_counts, default=None,
                         help="player counts, e.g. 3 or 2,3,4 (default: every count the pack allows)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the test run (default 0)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to write the failing game's replay log (default: PACKNAME-failure.jsonl)")
-    parser.add_argument("--apply-limit", type=int, default=None,
+    parser.add_argument("--apply-limit", type=positive_int, default=None,
                         help="try at most this many listed actions per step (default: all of them)")
-    parser.add_argument("--thorough-every", type=int, default=DEFAULT_THOROUGH_EVERY, metavar="K",
+    parser.add_argument("--thorough-every", type=positive_int, default=DEFAULT_THOROUGH_EVERY, metavar="K",
                         help="run the costly engine checks (every listed action, JSON round trip, views) "
                              f"every K decisions and at the end (default {DEFAULT_THOROUGH_EVERY}; 1: every decision)")
-    parser.add_argument("--max-decisions", type=int, default=None, metavar="N",
+    parser.add_argument("--max-decisions", type=positive_int, default=None, metavar="N",
                         help="stop each game after N decisions (default: play to the end)")
     parser.add_argument("--no-shrink", action="store_true", help="report the first failure as found")
     parser.add_argument("--policy", choices=["random", "explore"], default="random",
@@ -71,7 +72,8 @@ def safe_file_stem(name: str) -> str:
     return stem or "pack"
 
 
-def _counts(text: str) -> list[int]:
+def player_counts(text: str) -> list[int]:
+    """The player counts of `--players` (2 or 2,3,4); anything else is an argparse error, not a traceback."""
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     with display:
         report = check_pack(game, games=games, players=args.players, seed=args.seed, out=out,
                             apply_limit=args.apply_limit, shrink=not args.no_shrink,
-                            thorough_every=max(1, args.thorough_every), max_decisions=args.max_decisions,
+                            thorough_every=args.thorough_every, max_decisions=args.max_decisions,
                             progress=display, backend=args.backend, address=args.address, time_budget=budget,
                             policy=args.policy, coverage=args.coverage)
     return _print_report(report, args.json, args.coverage, scenarios)

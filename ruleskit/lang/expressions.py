@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LanguageError, ProgramError, did_you_mean
+from ..limits import MAX_LIST
 from ..model import Model, ZoneRef
 from ..runtime.context import Ctx
 from . import builtins
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
     from lark import Token, Tree
 
 BUILTIN_EVENTS = {"game_start": 0, "turn_start": 1, "turn_end": 1, "round_end": 0}
-MAX_LIST = 100_000
 
 
 

@@ -27,6 +27,7 @@ from ..errors import RulesError
 from ..game import Game, load
 from .edits import Mutant, mutant_copy
 from .killing import Verdict, describe_checks, differential, own_checks
+from .packcopy import PackFolderTooLarge
 
 KILLED, SURVIVED, NO_DIFFERENCE, INVALID = "killed", "survived", "no difference seen", "invalid"
 
@@ -116,6 +117,8 @@ def try_mutant(game: Game, mutant: Mutant, *, seconds: float, lockstep_seconds: 
     started = time.process_time()
     try:
         copy = mutant_copy(game.source.root, mutant)
+    except PackFolderTooLarge:
+        raise  # the folder, not the mutant, is at fault: no mutant of it can be tried
     except RulesError as exc:
         return Outcome(mutant, INVALID, str(exc))
     try:

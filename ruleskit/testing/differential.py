@@ -34,10 +34,12 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from ..atomic import write_text_atomically
 from ..digits import plain_digits
 from ..errors import PackError, RulesError
 from ..game import Game, load
 from ..log import log_lines
+from ..packs import display_path
 from ..runtime.engine import Action
 from ..runtime.state import State
 from .strategies import SEEDS, Cutoff, Step, game_of
@@ -46,22 +48,98 @@ from .strategies import SEEDS, Cutoff, Step, game_of
 MAX_SHOWN = 12
 
 
+# Bounds of the expected-difference patterns (from the command line and a pack's `expect_diff`): each is
+# matched against every differing path, in time proportional to its length times the path's.
+MAX_PATTERNS = 256
+MAX_PATTERN_CHARS = 1_000
+
+
 class Expectations:
     """The paths where the two packs are meant to differ (glob-like patterns)."""
 
     def __init__(self, patterns: Iterable[str] = ()) -> None:
         self.patterns = [p.strip() for p in patterns if p.strip()]
-        self._compiled = [re.compile(_glob_to_regex(p)) for p in self.patterns]
+        check_patterns(self.patterns)
+        self._globs = [PathGlob(p) for p in self.patterns]
 
     def expected(self, path: str) -> bool:
-        return any(regex.match(path) for regex in self._compiled)
+        return any(glob.matches(path) for glob in self._globs)
 
 
-def _glob_to_regex(pattern: str) -> str:
-    parts = re.split(r"(\*\*|\*)", pattern)
-    body = "".join(".*" if part == "**" else r"[^.\[\]]*" if part == "*" else re.escape(part) for part in parts)
-    # A pattern matches its path and everything beneath it.
-    return body + r"(?:$|[.\[])"
+def check_patterns(patterns: Sequence[str], file: str | None = None) -> None:
+    """Refuse more patterns, or a longer one, than the bounds allow (`file`: where they are written)."""
+    if len(patterns) > MAX_PATTERNS:
+        raise PackError(f"more than {MAX_PATTERNS} expected-difference patterns", file=file)
+    for pattern in patterns:
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise PackError(f"expected-difference pattern longer than {MAX_PATTERN_CHARS} characters: "
+                            f"{pattern[:40]!r}...", file=file)
+
+
+# The pattern tokens besides plain characters: `*` (any text within one part of a path) and `**` (any text).
+_PART, _ANY = "*", "**"
+# What ends a part of a path: `*` does not cross it, and a pattern matches a path up to one of them.
+_PART_BREAKS = ".[]"
+
+
+class PathGlob:
+    """An expected-difference pattern, matched without backtracking.
+
+    `*` stands for any text without `.`, `[` or `]`, `**` for any text at all, and a pattern matches a
+    path when it matches the path's whole text or a beginning of it followed by `.` or `[` (the path
+    and everything beneath it). A run of stars with `**` in it is one `**`. The match steps through
+    the path once, keeping the set of pattern positions reached so far (a Thompson automaton): its
+    time is at most the path's length times the pattern's, whatever the pattern.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.tokens = _glob_tokens(pattern)
+
+    def matches(self, path: str) -> bool:
+        done = len(self.tokens)
+        reached = self._closure({0})
+        for char in path:
+            if done in reached and char in ".[":
+                return True
+            reached = self._closure(self._step(reached, char))
+            if not reached:
+                return False
+        return done in reached
+
+    def _step(self, reached: set[int], char: str) -> set[int]:
+        after = set()
+        for position in reached:
+            if position == len(self.tokens):
+                continue
+            token = self.tokens[position]
+            if token == _ANY or (token == _PART and char not in _PART_BREAKS):
+                after.add(position)
+            elif token not in (_PART, _ANY) and token == char:
+                after.add(position + 1)
+        return after
+
+    def _closure(self, reached: set[int]) -> set[int]:
+        """The positions reached, and those a run of stars matching no text at all reaches from them."""
+        found = set(reached)
+        for position in reached:
+            while position < len(self.tokens) and self.tokens[position] in (_PART, _ANY):
+                position += 1
+                found.add(position)
+        return found
+
+
+def _glob_tokens(pattern: str) -> list[str]:
+    """The pattern as tokens: each plain character, `*` or `**` (a run of stars holding `**` is one `**`)."""
+    tokens: list[str] = []
+    for run in re.split(r"(\*+)", pattern):
+        if not run:
+            continue
+        if run.startswith("*"):
+            tokens.append(_PART if run == "*" else _ANY)
+        else:
+            tokens.extend(run)
+    return tokens
 
 
 @attrs.define
@@ -499,21 +577,26 @@ def _run_lockstep(strategy: st.SearchStrategy[LockstepRun], examples: int, seed:
 
 
 def declared_differences(game: Game) -> list[str]:
-    """The `expect_diff` patterns a pack declares in its pack.toml."""
+    """The `expect_diff` patterns a pack declares in its pack.toml (within the bounds of the patterns)."""
     declared = getattr(game.source.manifest, "expect_diff", None) or []
-    return [str(pattern) for pattern in declared]
+    patterns = [str(pattern) for pattern in declared]
+    check_patterns(patterns, file=display_path(game.source.root / "pack.toml"))
+    return patterns
 
 
 def write_divergence_logs(divergence: Divergence, path: Path) -> None:
-    """Both games up to the divergence, as replay logs: `path` for the pack, `path` with `.other` for the other."""
+    """Both games up to the divergence, as replay logs: `path` for the pack, `path` with `.other` for the other.
+
+    Each log is written beside its name and renamed over it, so a link of that name is replaced, never
+    written through.
+    """
     other_path = path.with_name(path.stem + ".other" + (path.suffix or ".jsonl"))
     for state, where in ((divergence.state, path), (divergence.other_state, other_path)):
         if state is None:
             continue
         where.parent.mkdir(parents=True, exist_ok=True)
-        with open(where, "w", encoding="utf-8") as handle:
-            for line in log_lines(state):
-                handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in log_lines(state))
+        write_text_atomically(where, text)
     divergence.log_path = path
     divergence.other_log_path = other_path
 

@@ -12,7 +12,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 import ruleskit
-from ruleskit.cache import FORMAT, Cache, cache_folder, default_cache
+from ruleskit.cache import FORMAT, Cache, cache_folder, default_cache, digest
 from ruleskit.lang.parsecache import BadEntry, build_parser, decode_tree, encode_tree, plain, unpaired
 from ruleskit.lang.parser import Origin, grammar_text, parse
 from ruleskit.resources import builtin_packs
@@ -149,13 +149,14 @@ def test_an_entry_signed_with_the_key_still_only_gives_trees(cache_dir: Path) ->
 
 def test_the_key_is_private_and_a_shared_key_turns_the_cache_off(cache_dir: Path) -> None:
     store = Cache(cache_dir)
-    assert store.put("trees", "ab12", {"x": 1})
+    name = digest("an entry")
+    assert store.put("trees", name, {"x": 1})
     key = cache_dir / "key"
     assert key.stat().st_mode & 0o777 == 0o600
-    assert Cache(cache_dir).get("trees", "ab12") == {"x": 1}
+    assert Cache(cache_dir).get("trees", name) == {"x": 1}
     if os.name == "posix":
         key.chmod(0o644)
-        assert Cache(cache_dir).get("trees", "ab12") is None
+        assert Cache(cache_dir).get("trees", name) is None
 
 
 def test_entries_are_json_behind_a_format_line(cache_dir: Path) -> None:
@@ -169,19 +170,21 @@ def test_entries_are_json_behind_a_format_line(cache_dir: Path) -> None:
 
 def test_the_folder_is_bounded_least_recently_used_first(cache_dir: Path) -> None:
     store = Cache(cache_dir)
-    for index in range(6):
-        assert store.put("trees", f"k{index}", "x" * 1000)
-        os.utime(store.path("trees", f"k{index}"), (1_000_000 + index, 1_000_000 + index))
-    assert store.get("trees", "k0") == "x" * 1000  # read: now the most recent
+    names = [digest(f"k{index}") for index in range(6)]
+    for index, name in enumerate(names):
+        assert store.put("trees", name, "x" * 1000)
+        os.utime(store.path("trees", name), (1_000_000 + index, 1_000_000 + index))
+    assert store.get("trees", names[0]) == "x" * 1000  # read: now the most recent
     store.prune(limit=3 * 1100)
     left = {p.name for p in entries(cache_dir, "trees")}
-    assert left == {"trees-k0.json", "trees-k4.json", "trees-k5.json"}
+    assert left == {f"trees-{names[i]}.json" for i in (0, 4, 5)}
     assert store.clear() == 3 and entries(cache_dir, "trees") == []
 
 
 def test_entry_names_are_made_here_only(cache_dir: Path) -> None:
-    with pytest.raises(ValueError):
-        Cache(cache_dir).path("trees", "../../etc/passwd")
+    for kind, key in (("trees", "../../etc/passwd"), ("trees", "ab12"), ("my", "dataset"), ("../x", digest("x"))):
+        with pytest.raises(ValueError):
+            Cache(cache_dir).path(kind, key)
 
 
 def test_trees_come_back_exactly() -> None:
