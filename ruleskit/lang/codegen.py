@@ -627,6 +627,7 @@ class GeneratingCompiler(Compiler):
     def compile_all(self) -> Any:
         self._rules: list[tuple[Definition, ast.expr, bool, ast.expr | None]] = []
         self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
+        self._result_checks: dict[str, str | None] = {}
         self._suspending = suspending_procedures(self.proc_defs)
         program = super().compile_all()
         self._inliner = self._rule_inliner()
@@ -635,8 +636,9 @@ class GeneratingCompiler(Compiler):
         return program
 
     def _rule_inliner(self) -> Inliner:
-        """The rules' bodies by the names generated code calls them by; those with their locals in ctx.env or
-        with `modify` hooks are never written in place (their entry binds the one or runs the others)."""
+        """The rules' bodies by the names generated code calls them by; those with their locals in ctx.env, with
+        `modify` hooks or with values to check (a parameter or a result typed `player` or a kind) are never
+        written in place (their entry binds the one, runs the others or checks the values)."""
         bodies: dict[str, RuleBody] = {}
         excluded: list[str] = []
         for definition, body, local, fast in self._rules:
@@ -645,7 +647,8 @@ class GeneratingCompiler(Compiler):
             bodies[callee] = RuleBody(params, body)
             if fast is not None:
                 bodies[self._callee(definition.name, True)] = RuleBody(params, fast)
-            if not local or self._modifiers[definition.name]:
+            checked = self.argument_checks(definition) or self._result_checks.get(definition.name)
+            if not local or self._modifiers[definition.name] or checked:  # their entry or return checks types
                 excluded += [callee, self._callee(definition.name, True)]
         return Inliner(bodies, CTX, excluded)
 
@@ -689,6 +692,7 @@ class GeneratingCompiler(Compiler):
         else:
             fast = None
         self.settle_rule_type(definition, result_type)
+        self._result_checks[definition.name] = self.result_check(definition, result_type)
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body, local, fast))
         self._modifiers[definition.name] = []
@@ -773,6 +777,13 @@ class GeneratingCompiler(Compiler):
             enter += [ast.AugAssign(_store(depth), ast.Add(), _const(1)),
                       ast.If(ast.Compare(depth, [ast.Gt()], [_const(MAX_DEPTH)]),
                              [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], [])]
+        for index, type_name in self.argument_checks(definition):
+            # A value typed `player` or a kind is read without a test from here on: it must be one.
+            argument = _name(params[index])
+            wrong = _call("wrong_type", _name(CTX), argument, _const(type_name), _const(f"parameter '{names[index]}'"),
+                          _const(where))
+            enter.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), argument, _const(type_name),
+                                                              _const(where))), [ast.Expr(wrong)], []))
         restore_env = not local or keep_env
         if restore_env:
             enter.append(ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")))
@@ -874,6 +885,13 @@ class GeneratingCompiler(Compiler):
             statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
             change: ast.stmt = ast.Assign([ast.Name("value", ast.Store())], expr)
             statements.append(ast.If(when, [change], []) if when is not None else change)
+        checked = self._result_checks.get(definition.name)
+        if checked is not None:
+            where = f"rule {definition.name} ({definition.location})"
+            wrong = _call("wrong_type", _name(CTX), _name("value"), _const(checked), _const("its result"), _const(where))
+            statements.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), _name("value"),
+                                                                  _const(checked), _const(where))),
+                                     [ast.Expr(wrong)], []))
         frame, params = self._frame(definition, "rule", names, statements, False, local, keep_env=bool(modifiers),
                                     result=_name("value"))
         return self.function(frame, (CTX, *params), False)
@@ -2160,7 +2178,16 @@ class GeneratingCompiler(Compiler):
                 bounds = (_const(field), self.constant(player_bound, "bound"), self.constant(item_bounds, "bounds"),
                           _const(where))
                 if sign:
-                    return [ast.Expr(_call("change_field", _name(CTX), owner, value, _const(sign), *bounds))]
+                    # The current value is read and checked before `value` is worked out, as the reference
+                    # does: an owner with no such variable is the error, whatever `value` would raise.
+                    self._count += 1
+                    held = f"o_{self._count}"
+                    current = _call("need_int", _call("field_value", _name(CTX), _name(held), _const(field),
+                                                      _const(player_bound is not None),
+                                                      self.constant(item_bounds, "bounds"), _const(where)),
+                                    _const(where))
+                    return [ast.Expr(_call("change_field", _name(CTX), ast.NamedExpr(ast.Name(held, ast.Store()), owner),
+                                           current, value, _const(sign), *bounds))]
                 return self._set_field(value, owner, field, player_bound, item_bounds, bounds)
             if sign:
                 op = "add" if sign > 0 else "subtract"
@@ -2462,7 +2489,9 @@ class GeneratingCompiler(Compiler):
             wrong = _call("zone_add", _name(CTX), _name(dst), _name(item), _const(1), _const(top), where)
             put = [ast.If(kind_tests[0], put, [ast.Expr(wrong)])]
         written = isinstance(count, ast.Constant) and type(count.value) is int  # a number written in the pack
-        if written and count.value == 1:  # type: ignore[attr-defined]
+        if written and count.value == 1 and src_zone is not dst_zone:  # type: ignore[attr-defined]
+            # One piece, into another stack: into the stack it came from, a draw of one piece from a stack of
+            # one turns it no times (`zones.draws`), and is left to the loop below.
             return [*taken[:2], ast.If(held, [take, *put], [])]
         # Into the stack it takes from, a draw turns it: `zones.draws` says how many times to take.
         times = _call("range", _call("zone_draws", _name(CTX), _name(src), _name(dst), _name(many), where))

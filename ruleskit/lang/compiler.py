@@ -19,6 +19,7 @@ from .ensure import EnsureCompiler
 from .expressions import SPECIALS
 from .parser import Origin, parse
 from .scope import ANY, Fn, Program, Scope, element_type, type_of, types_agree, written_type
+from .support import check_arguments, checked_types, fits_type, wrong_type
 
 __all__ = ["ANY", "Compiler", "Definition", "Fn", "Program", "Scope", "element_type", "read_module"]
 
@@ -112,10 +113,14 @@ class Compiler(EnsureCompiler):
         names = [p for p, _ in definition.params]
         modifiers: list[tuple[Fn | None, Fn, list[str]]] = []
         where = f"rule {definition.name} ({definition.location})"
+        checks = self.argument_checks(definition)
+        result_check = self.result_check(definition, result_type)
 
         def call(ctx: Ctx, args: list[Any]) -> Any:
             ctx.tick(where)  # every call is a step: nested rules calling each other cannot multiply unseen
             ctx.enter(where)
+            if checks:
+                check_arguments(ctx, checks, names, args, where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))
             try:
@@ -125,6 +130,8 @@ class Compiler(EnsureCompiler):
                     ctx.env["base"] = value
                     if when is None or when(ctx):
                         value = expr(ctx)
+                if result_check is not None and not fits_type(ctx, value, result_check, where):
+                    wrong_type(ctx, value, result_check, "its result", where)
                 return value
             finally:
                 ctx.env = saved
@@ -175,6 +182,18 @@ class Compiler(EnsureCompiler):
                                 line=definition.line)
         self.rule_types[definition.name] = declared
 
+    def argument_checks(self, definition: Definition) -> list[tuple[int, str]]:
+        """The parameters of `definition` whose arguments its entry checks: those typed `player` or a kind."""
+        return checked_types([type_of(t) for _, t in definition.params], self.model.kinds)
+
+    def result_check(self, definition: Definition, inferred: str) -> str | None:
+        """The type a rule's result is checked for as it returns: a declared `player` or kind that its body is
+        not known to give (a body of type `any`)."""
+        if definition.result is None:
+            return None
+        declared = type_of(definition.result)
+        return declared if declared != inferred and checked_types([declared], self.model.kinds) else None
+
     def check_modifier_type(self, hook: Definition, rule: Definition, given: str) -> None:
         """A modifier must give what its rule gives, or callers typed by the rule would be wrong."""
         expected = self.rule_type(rule.name)
@@ -189,10 +208,13 @@ class Compiler(EnsureCompiler):
         self._note_calls(f"proc:{definition.name}")
         names = [p for p, _ in definition.params]
         where = f"proc {definition.name} ({definition.location})"
+        checks = self.argument_checks(definition)
 
         def call(ctx: Ctx, args: list[Any]) -> None:
             ctx.tick(where)
             ctx.enter(where)
+            if checks:
+                check_arguments(ctx, checks, names, args, where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))
             try:
@@ -233,10 +255,13 @@ class Compiler(EnsureCompiler):
         self._note_calls(f"hook:{definition.name}")
         self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
         where = f"hook {definition.name} ({definition.location})"
+        checks = self.argument_checks(definition)
 
         def run(ctx: Ctx, args: list[Any]) -> None:
             ctx.tick(where)
             ctx.enter(where)
+            if checks:
+                check_arguments(ctx, checks, names, args, where)
             saved = ctx.env
             ctx.env = dict(zip(names, args, strict=True))
             try:

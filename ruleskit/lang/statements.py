@@ -8,6 +8,7 @@ discards the excess, a floor that forbids) and zone moves through
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from . import builtins, coverage
 from .expressions import SPECIALS, ExpressionCompiler, not_a_player, number_value, unquote
 from .parser import position
 from .scope import ANY, Fn, Scope, element_type
+from .support import fits_type
 from .support import index as element_at
 from .values import as_list, checked_int, label_of
 
@@ -178,8 +180,17 @@ class StatementCompiler(ExpressionCompiler):
         from lark import Token
 
         if isinstance(part, Token):
-            reader, result_type = self.field_reader(base_type, str(part), part)
-            return (lambda ctx: reader(ctx, base_fn(ctx))), result_type
+            field = str(part)
+            reader, result_type = self.field_reader(base_type, field, part)
+            at = self.where(part)
+
+            def read_field(ctx: Ctx) -> Any:  # as `e_field` reads it, none refused
+                value = base_fn(ctx)
+                if value is None:
+                    raise ProgramError(f"cannot read '.{field}' of none in {at}")
+                return reader(ctx, value)
+
+            return read_field, result_type
         index_fn, _ = self.compile_expr(part, scope)
         where = self.where(part)
 
@@ -562,12 +573,26 @@ def _type_check(type_name: str, what: str, item_kind: dict[str, str]) -> Callabl
             return value if isinstance(value, bool) else refuse(value, where)
     elif type_name == "player":
         def check(value: Any, where: str, ctx: Ctx) -> Any:
-            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            if value is None or (type(value) is int and 0 <= value < ctx.data["n"]):
                 return value
+            if type(value) is int:  # read from it later, a number past the seats would be another's (or none)
+                raise not_a_player(value, ctx.data["n"], where)
             return refuse(value, where)
     elif type_name == "str":
         def check(value: Any, where: str, ctx: Ctx) -> Any:
             return value if value is None or isinstance(value, str) else refuse(value, where)
+    elif type_name.startswith("list[") and (type_name[5:-1] == "player" or type_name[5:-1] in item_kind.values()):
+        inner = type_name[5:-1]
+
+        def check(value: Any, where: str, ctx: Ctx) -> Any:
+            # Its elements are read as `player`s or items without a test: each must be one (or none).
+            if not (isinstance(value, list) and _small_enough(value, ctx, where)):
+                return refuse(value, where)
+            for element in value:
+                if not fits_type(ctx, element, inner, where):
+                    raise ProgramError(f"{what} holds a list of {inner}, not one holding {reprlib.repr(element)} "
+                                       f"in {where}")
+            return value
     elif type_name.startswith("list"):
         def check(value: Any, where: str, ctx: Ctx) -> Any:
             return value if isinstance(value, list) and _small_enough(value, ctx, where) else refuse(value, where)

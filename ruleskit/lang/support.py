@@ -9,8 +9,9 @@ backends fail alike.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import BudgetExceeded, IllegalAction, ProgramError, RuleViolation
 from ..model import ZoneRef
@@ -419,6 +420,51 @@ def draw_items(ctx: Ctx, src: Any, dst: Any, count: Any, top: bool, where: str) 
         zone_ops.add(ctx, dst, item, 1, top, where)
 
 
+# Typed parameters and results. The code compiled for a value typed `player` or a kind reads it without a test
+# (`p.score` is the seat's counter): a value that gets such a type from a caller must be one.
+
+def checked_types(type_names: list[str], kinds: Any) -> list[tuple[int, str]]:
+    """The positions and types among `type_names` that a value must be checked for: `player`, item kinds and
+    lists of either (`list:player`)."""
+    return [(i, t) for i, t in enumerate(type_names) if (t[5:] if t.startswith("list:") else t) in ("player", *kinds)]
+
+
+def fits_type(ctx: Ctx, value: Any, type_name: str, where: str) -> bool:
+    """Whether `value` is none or of `type_name` (`player`: a seat of this game; a kind: one of its items; a
+    list of them: a list of such values, a step for each)."""
+    if value is None:
+        return True
+    if type_name == "player":
+        return type(value) is int and 0 <= value < ctx.data["n"]
+    if type_name.startswith("list:"):
+        if type(value) is not list:
+            return False
+        if value:
+            ctx.tick_many(len(value), where)
+        inner = type_name[5:]
+        return all(fits_type(ctx, element, inner, where) for element in value)
+    return type(value) is str and ctx.model.item_kind.get(value) == type_name
+
+
+def wrong_type(ctx: Ctx, value: Any, type_name: str, what: str, where: str) -> NoReturn:
+    """The error for `value` given where `type_name` is declared: as a parameter's (`what` "parameter 'p'")
+    or as a rule's result (`what` "its result")."""
+    shown = reprlib.repr(value)
+    if type_name.startswith("list:"):
+        raise ProgramError(f"{what} is a list of {type_name[5:]}, not {shown} in {where}")
+    if type_name == "player":
+        seats = f" (the players are 0 to {ctx.data['n'] - 1})" if type(value) is int else ""
+        raise ProgramError(f"{what} is a player, not {shown}{seats} in {where}")
+    raise ProgramError(f"{what} is an item of kind '{type_name}', not {shown} in {where}")
+
+
+def check_arguments(ctx: Ctx, checks: list[tuple[int, str]], names: list[str], args: Any, where: str) -> None:
+    """Each argument at a checked position fits its declared type (the reference backend's entry test)."""
+    for index, type_name in checks:
+        if not fits_type(ctx, args[index], type_name, where):
+            wrong_type(ctx, args[index], type_name, f"parameter '{names[index]}'", where)
+
+
 def set_field(ctx: Ctx, value: Any, owner: Any, field: str, player_bound: Any, item_bounds: dict[str, Any],
               where: str) -> None:
     """`set owner.field = value` for a player's or an item's variable."""
@@ -447,11 +493,11 @@ def field_value(ctx: Ctx, owner: Any, field: str, players_have_it: bool, item_ki
     raise ProgramError(f"{label_of(ctx.model, owner)} has no variable '{field}' in {where}")
 
 
-def change_field(ctx: Ctx, owner: Any, value: Any, sign: int, field: str, player_bound: Any,
+def change_field(ctx: Ctx, owner: Any, current: int, value: Any, sign: int, field: str, player_bound: Any,
                  item_bounds: dict[str, Any], where: str) -> None:
-    """`owner.field += value` (or `-=`, with `sign` -1); `value` comes after the current value is read."""
-    current = field_value(ctx, owner, field, player_bound is not None, item_bounds, where)
-    changed = checked_int(need_int(current, where) + sign * need_int(value, where), where)
+    """`owner.field += value` (or `-=`, with `sign` -1), given the field's `current` value, read (with
+    `field_value`) and checked to be a number before `value` was worked out."""
+    changed = checked_int(current + sign * need_int(value, where), where)
     set_field(ctx, changed, owner, field, player_bound, item_bounds, where)
 
 
@@ -650,5 +696,5 @@ NAMES: dict[str, Any] = {
     "RuleViolation": RuleViolation, "GameOver": GameOver, "Return": Return, "Suspend": Suspend, "answered": answered, "ProgramError": ProgramError,
     "BudgetExceeded": BudgetExceeded, "Exception": Exception, "NO_FIELDS": {}, "move_items": move_items, "draw_items": draw_items, "check_fill": zone_ops.check_fill,
     "zone_add": zone_ops.add, "zone_draws": zone_ops.draws,
-    "set_field": set_field, "change_field": change_field, "option_id": option_id, "options_collide": options_collide, "same_value": same_value,
+    "set_field": set_field, "change_field": change_field, "fits_type": fits_type, "wrong_type": wrong_type, "field_value": field_value, "option_id": option_id, "options_collide": options_collide, "same_value": same_value,
 }
