@@ -25,9 +25,9 @@ The bot draws everything from its own seeded `random.Random`, so a game with
 the same seed and an iteration budget replays identically; a time budget
 depends on the machine. Whatever the budget, one decision's copies run at
 most `MAX_SEARCH_STEPS` steps of pack code, or that much for each 1,000
-iterations asked for (a built-in pack's search takes a tenth of it at most):
-the search stops there (a playout is scored as it stands) and goes by what it
-has found. The tree is kept between moves when the new position
+iterations asked for (a built-in pack's search takes a tenth of it at most),
+and its tree holds at most `MAX_TREE_EDGES` edges: the search stops there (a
+playout is scored as it stands) and goes by what it has found. The tree is kept between moves when the new position
 lies inside it and it is still exact: nothing hidden from the bot and no
 chance outcome since the tree was built.
 """
@@ -53,6 +53,9 @@ HEURISTIC_PLAYOUT_DEPTH = 20
 MAX_PLAYOUT_DECISIONS = 5000
 """A playout still running after this many decisions is scored as it stands."""
 EXPLORATION = 0.7
+MAX_TREE_EDGES = 500_000
+"""A search stops once its tree holds this many edges (each action seen at each node): a pack whose actions
+differ at every guess of the hidden cards made a tree of 2 GB within the step bound."""
 WIN_CHECK_SAMPLES = 4
 
 Key = tuple[tuple[int, str], ...]
@@ -212,6 +215,7 @@ class MCTSBot:
         self.kept_action: tuple[int, str] | None = None
         self.last_iterations = 0
         self.spent = 0  # the steps this decision's copies have run (`State.work`)
+        self.edges = 0  # the edges this decision's search has added to its tree
         iterations = self.budget.iterations
         self.step_limit = MAX_SEARCH_STEPS if iterations is None else \
             max(MAX_SEARCH_STEPS, iterations * (MAX_SEARCH_STEPS // DEFAULT_ITERATIONS))
@@ -224,7 +228,7 @@ class MCTSBot:
             raise PackError(f"Player {player + 1} has no legal action to choose from")
         if len(actions) == 1:
             return actions[0]
-        self.spent = 0
+        self.spent = self.edges = 0
         root_state = blind_copy(state, player)
         root = self.reused_root(state, player) or Node()
         winning = self.immediate_win(root_state, player, actions)
@@ -274,7 +278,7 @@ class MCTSBot:
                     break
             elif iterations >= (self.budget.iterations or DEFAULT_ITERATIONS):
                 break
-            if self.spent >= self.step_limit:
+            if self.spent >= self.step_limit or self.edges >= MAX_TREE_EDGES:
                 break
             copy = state.determinized(player, self.rng.getrandbits(63))
             self.iterate(root, copy)
@@ -303,8 +307,13 @@ class MCTSBot:
         values = self.playout(state)
         for visited, key, available in path:
             visited.visits += 1
+            edges = visited.edges
             for pair in available:
-                visited.edges.setdefault(pair, Edge()).available += 1
+                edge = edges.get(pair)
+                if edge is None:
+                    edge = edges[pair] = Edge()
+                    self.edges += 1
+                edge.available += 1
             for who, aid in key:
                 edge = visited.edges[(who, aid)]
                 edge.visits += 1

@@ -120,6 +120,20 @@ def check_plain(path: str, value: Any, depth: int = MAX_NESTING) -> None:
         raise InvalidData(path, f"{_kind_name(value)} is not a game value")
 
 
+def check_size(path: str, value: Any) -> None:
+    """At most `MAX_LIST` values in all, the lists nested in `value` counted whole (a list of a thousand
+    references to one 100,000-element list is a hundred million values to the game, its log and its saves)."""
+    seen = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list | dict):
+            seen += len(item)
+            if seen > MAX_LIST:
+                raise InvalidData(path, f"holds more than {MAX_LIST} values in all, nested lists counted whole")
+            pending.extend(item.values() if isinstance(item, dict) else item)
+
+
 def _short(value: Any) -> str:
     text = reprlib.repr(value)  # bounded in depth and length: the value may be nested a million deep
     return text if len(text) <= 60 else text[:57] + "..."
@@ -135,6 +149,7 @@ def check_value(path: str, model: Model, type_name: str, value: Any, players: in
         inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else "any"
         if len(check_list(path, value)) > MAX_LIST:
             raise InvalidData(path, f"holds {len(value)} elements, more than a list may ({MAX_LIST})")
+        check_size(path, value)
         for index, item in enumerate(value):
             check_value(_at(path, index), model, inner, item, players)
         return
@@ -154,6 +169,7 @@ def check_value(path: str, model: Model, type_name: str, value: Any, players: in
         if value is not None and (not isinstance(value, str) or model.item_kind.get(value) != type_name):
             raise InvalidData(path, f"should be an item of kind '{type_name}' (or none), not {_short(value)}")
     else:
+        check_size(path, value)
         check_plain(path, value)
 
 

@@ -148,7 +148,8 @@ class Ctx:
             spec, self.reseed = self.reseed, None
             own_everything(self.data)
             self.owned.clear()
-            determinize(self.model, self.data, spec["viewer"], spec["seed"], self.program)
+            # A search's copy redraws here, in its job: the redraw's work is the job's steps (`State.work`).
+            self.steps += determinize(self.model, self.data, spec["viewer"], spec["seed"], self.program)
 
     # ------------------------------------------------------------- copy on write
 

@@ -22,13 +22,14 @@ if TYPE_CHECKING:
     from .program import Program
 
 
-def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, program: Program | None = None) -> None:
-    """Re-seed the stream and redraw everything hidden from `viewer`, in place."""
+def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, program: Program | None = None) -> int:
+    """Re-seed the stream and redraw everything hidden from `viewer`, in place; the work it took, in steps (a
+    search counts it as its copies' work: a redraw of 99,999 hidden pieces is not one step)."""
     data["rng"] = rng.seed_state(seed)
     if program is not None and uses_faces(model):
-        redeal(program, data, viewer)  # tokens shown stay shown; `redraw = "self"` zones keep to themselves
+        work = redeal(program, data, viewer)  # tokens shown stay shown; `redraw = "self"` zones keep to themselves
     else:
-        _redeal_hidden_zones(model, data, viewer)
+        work = _redeal_hidden_zones(model, data, viewer)
     simul = data["flow"].get("simul")
     if simul is not None:  # others' secret picks are unknown to the viewer: in the copy they have not picked yet
         simul["picks"] = {seat: pick for seat, pick in simul["picks"].items() if seat == str(viewer)}
@@ -38,9 +39,10 @@ def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, prog
         for name, var in model.player_vars.items():
             if not sees(var.visible, p, viewer) and name in values:
                 values[name] = start_value(var)
+    return work
 
 
-def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> None:
+def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> int:
     # Zones are grouped by the kind they hold: a hidden card may be in any hidden zone of its kind.
     # A zone that shows its top item keeps it: only what lies under it is redrawn.
     groups: dict[str, list[tuple[str, int]]] = {}
@@ -48,8 +50,10 @@ def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> Non
         zone = model.zones[key.partition("@")[0]]
         if zone.type != "pool" and not sees(zone.visible, zone_owner(model, key), viewer):
             groups.setdefault(zone.of, []).append((key, hidden_from_index(zone.visible)))
+    work = sum(len(content) for content in data["z"].values())  # the pieces copied and looked at
     for keys in groups.values():
         pooled = [item for key, start in keys for item in data["z"][key][start:] if item is not None]
+        work += len(pooled)
         if len(pooled) < 2:
             continue
         # Sorted first, so the copy depends only on what the viewer knows, not on the hidden order.
@@ -59,4 +63,4 @@ def _redeal_hidden_zones(model: Model, data: dict[str, Any], viewer: int) -> Non
             for i in range(start, len(content)):
                 if content[i] is not None:
                     content[i] = pooled.pop()
-
+    return work

@@ -118,8 +118,9 @@ def shown_zone(program: Program, data: dict[str, Any], key: str, viewer: int, ct
 # ---------------------------------------------------------------- determinization
 
 
-def redeal(program: Program, data: dict[str, Any], viewer: int) -> None:
-    """Redraw what `viewer` cannot see, keeping every token the viewer is shown, in place."""
+def redeal(program: Program, data: dict[str, Any], viewer: int) -> int:
+    """Redraw what `viewer` cannot see, keeping every token the viewer is shown, in place; the work it took (the
+    places looked at, the tokens compared and the steps of the `shows` expressions it ran)."""
     model = program.model
     ctx = faces_context(program, data)
     groups: dict[str, tuple[list[tuple[str, int]], list[tuple[str, int, Any]]]] = {}
@@ -143,19 +144,22 @@ def redeal(program: Program, data: dict[str, Any], viewer: int) -> None:
                       if item is not None]
             continue
         hidden += [(key, i) for i in range(first_hidden, len(content)) if content[i] is not None]
+    work = sum(len(content) for content in data["z"].values())
     for hidden, shown in groups.values():
-        _redeal_group(program, data, hidden, shown, ctx)
+        work += _redeal_group(program, data, hidden, shown, ctx)
+    return work + ctx.steps
 
 
 def _redeal_group(program: Program, data: dict[str, Any], hidden: list[tuple[str, int]],
-                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> None:
+                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> int:
+    """Redraw one group of places; the tokens it compared."""
     zones = data["z"]
     places = [(key, i) for key, i in hidden] + [(key, i) for key, i, _ in shown]
     if len(places) < 2:
-        return
+        return 0
     # Sorted first, so the copy depends only on what the viewer knows, not on the hidden order.
     pool = rng.shuffled(data, sorted(zones[key][i] for key, i in places))
-    picked = _match_tokens(program, data, pool, shown, ctx)
+    picked, compared = _match_tokens(program, data, pool, shown, ctx)
     if picked is None:  # no consistent exchange found this way: the shown items stay where they are
         picked = [zones[key][i] for key, i, _ in shown]
         for item in picked:
@@ -164,13 +168,16 @@ def _redeal_group(program: Program, data: dict[str, Any], hidden: list[tuple[str
         zones[key][i] = item
     for key, i in hidden:
         zones[key][i] = pool.pop()
+    return compared
 
 
 def _match_tokens(program: Program, data: dict[str, Any], pool: list[str],
-                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> list[str] | None:
-    """For each shown place, the first item of `pool` that shows the same token there (removed from the pool)."""
+                  shown: list[tuple[str, int, Any]], ctx: Ctx) -> tuple[list[str] | None, int]:
+    """For each shown place, the first item of `pool` that shows the same token there (removed from the pool),
+    and the tokens compared (a search's copies count them as work: `State.work`)."""
     remaining = list(pool)
     picked = []
+    compared = 0
     faces: dict[tuple[str, str], Any] = {}  # each item's token in each zone, worked out once
 
     def face(name: str, item: str) -> Any:
@@ -180,10 +187,15 @@ def _match_tokens(program: Program, data: dict[str, Any], pool: list[str],
 
     for key, _, wanted in shown:
         name = key.partition("@")[0]
-        match = next((item for item in remaining if face(name, item) == wanted), None)
+        match = None
+        for item in remaining:
+            compared += 1
+            if face(name, item) == wanted:
+                match = item
+                break
         if match is None:
-            return None
+            return None, compared
         remaining.remove(match)
         picked.append(match)
     pool[:] = remaining
-    return picked
+    return picked, compared

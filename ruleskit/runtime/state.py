@@ -557,7 +557,7 @@ class State:
 
         copy = self.clone()
         if copy.pending is None:
-            determinize(self.game.model, copy.data, viewer, seed, self.game.program)
+            copy._work += determinize(self.game.model, copy.data, viewer, seed, self.game.program)
             copy._legal = None
         else:
             copy.pending = {**copy.pending, "reseed": {"viewer": viewer, "seed": seed,

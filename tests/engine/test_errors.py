@@ -288,6 +288,16 @@ def test_options_are_held_to_the_limits_of_the_values_they_set() -> None:
     assert ophir.new_game(players=2, options={"modifiers": [1] * 100_000}).raw["v"]["modifiers"][-1] == 1
 
 
+def test_an_option_of_lists_is_held_to_the_values_they_hold_in_all(tmp_path: Path) -> None:
+    # A list of ten references to one 100,000-element list was a million values: its log's header could not
+    # be read back, and a thousand references took 41 s to check.
+    game = ruleskit.load(write_pack(tmp_path / "pack", game=TINY_GAME + '\n[vars.stuff]\ntype = "list"\n'))
+    shared = list(range(100_000))
+    with pytest.raises(PackError, match="options.stuff: holds more than 100000 values in all"):
+        game.new_game(players=2, options={"stuff": [shared] * 1000})
+    assert game.new_game(players=2, options={"stuff": [[1, 2], [3]]}).raw["v"]["stuff"] == [[1, 2], [3]]
+
+
 def test_saved_state_from_other_pack_is_refused(tmp_path: Path, dice_race: ruleskit.Game) -> None:
     game = ruleskit.load(write_pack(tmp_path / "pack"))
     saved = game.new_game(players=2).to_json()

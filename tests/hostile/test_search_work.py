@@ -169,3 +169,65 @@ def test_rl_sample_games_stop_at_the_limit(tmp_path: Path, monkeypatch: pytest.M
     # Four games of 40 decisions each without the limit; with it, about 30 decisions of the first game.
     assert 10 <= len(decisions) <= 31
     assert "work:0" in seen
+
+
+HIDDEN_DECK = """\
+[kinds.card]
+items = { a = {}, b = {}, c = {} }
+
+[zones.supply]
+type = "pool"
+of = "card"
+unlimited = true
+
+[zones.deck]
+type = "stack"
+of = "card"
+visible = "none"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 40
+setup = "move %(cards)d of a from supply to deck\\nmove %(cards)d of b from supply to deck"
+
+[actions.go]
+stage = "main"
+params = { n = "range(%(options)d)" }
+label = "Go {n}"
+effect = "end turn"
+
+[scoring]
+score = "count(deck)"
+"""
+
+
+def hidden_deck_pack(tmp_path: Path, cards: int, options: int = 3) -> ruleskit.Game:
+    folder = tmp_path / "hidden"
+    folder.mkdir()
+    (folder / "pack.toml").write_text(MANIFEST.replace('"rules.rk"', "").replace(", ]", "]"), encoding="utf-8")
+    (folder / "game.toml").write_text(HIDDEN_DECK % {"cards": cards, "options": options}, encoding="utf-8")
+    return ruleskit.load(folder, cache=False)
+
+
+def test_redrawing_what_a_seat_cannot_see_is_work(tmp_path: Path) -> None:
+    # A search's copy shuffles the hidden deck: 99,999 hidden cards took a copy 50 ms, counted as no step.
+    state = hidden_deck_pack(tmp_path, cards=500).new_game(players=2, seed=1)
+    copy = state.determinized(0, 7)
+    assert copy.work >= 2 * 1000  # the deck's 1,000 cards, copied and redrawn
+    assert sorted(copy.raw["z"]["deck"]) == sorted(state.raw["z"]["deck"])
+
+
+def test_mcts_stops_when_its_tree_is_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = hidden_deck_pack(tmp_path, cards=2, options=40)
+    state = game.new_game(players=2, seed=1)
+    monkeypatch.setattr(mcts, "MAX_TREE_EDGES", 200)
+    bot = make_bot("mcts:1000:depth=3", game, 5)
+    assert bot.choose(state, state.players_to_decide()[0]) in state.legal_actions()
+    # Each iteration adds at most three nodes' 40 actions: it stops within one iteration of the bound.
+    assert 200 <= bot.edges < 200 + 3 * 40
+    assert bot.last_iterations < 1000
