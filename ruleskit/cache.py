@@ -31,14 +31,16 @@ from typing import Any
 FORMAT = b"ruleskit-cache 1"
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 MAX_CACHE_BYTES = 128 * 1024 * 1024
-KEY_FILE = "key"
+KEY_FILE = "ruleskit-cache.key"
+"""The key's name: one no other program would use, as the folder may be shared. (Before, it was `key`: a
+file of that name is never read or removed now, since it may be someone else's.)"""
 KEY_BYTES = 32
 KEY_ATTEMPTS = 3
 """How many times to replace a key that is not a regular file of KEY_BYTES before giving up on the cache
 (someone who can write the folder could put a new one back each time)."""
-# The only names the cache reads, prunes or removes: an entry `<kind>-<SHA-256 hex digest>.json`, and the
-# temporary file an entry is written to first. The folder may be shared (`RULESKIT_CACHE_DIR=~/.cache`):
-# any other file in it belongs to someone else and is never touched.
+# The only names the cache reads, prunes or removes: its key KEY_FILE, an entry `<kind>-<SHA-256 hex
+# digest>.json`, and the temporary file an entry is written to first. The folder may be shared
+# (`RULESKIT_CACHE_DIR=~/.cache`): any other file in it belongs to someone else and is never touched.
 ENTRY_NAME = re.compile(r"[a-z][a-z_]*-[0-9a-f]{64}\.json")
 TEMPORARY_NAME = re.compile(r"\.([a-z][a-z_]*-[0-9a-f]{64}\.json)\.[a-z0-9_]+\.tmp")
 STALE_TEMPORARY_SECONDS = 3600
@@ -67,7 +69,8 @@ def digest(*parts: str | bytes) -> str:
     """A hex SHA-256 of the parts, each length-prefixed so that no two lists of parts collide."""
     hasher = hashlib.sha256()
     for part in parts:
-        raw = part.encode() if isinstance(part, str) else part
+        # A path whose name is not UTF-8 holds its bytes as surrogates: digest those bytes, as the file system has.
+        raw = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
         hasher.update(len(raw).to_bytes(8, "big"))
         hasher.update(raw)
     return hasher.hexdigest()
@@ -112,7 +115,7 @@ class Cache:
         there that is not a regular file of KEY_BYTES (which is removed, to be made anew)."""
         path = self.root / KEY_FILE
         try:
-            # Without blocking: a FIFO named `key` would otherwise wait for a writer forever.
+            # Without blocking: a FIFO under the key's name would otherwise wait for a writer forever.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             raise MissingKey from None

@@ -85,6 +85,30 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def _is_utf8(name: str) -> bool:
+    """Whether a file or folder name (from the system, undecodable bytes kept as surrogates) is UTF-8 text."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """A name from the system as printable text: bytes that are not UTF-8 shown as \\xNN escapes."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _utf8_folder(root: Path) -> Path:
+    """`root`, a pack folder, unless its path is not UTF-8 text (the cache, logs and messages all need it)."""
+    if not _is_utf8(str(root)):
+        raise PackError("the pack folder's path is not UTF-8", file=shown_name(str(root)), hint="rename the folder")
+    return root
+
+
 def _is_file(path: Path) -> bool:
     """Whether `path` is a file; a name the system refuses (too long, a NUL byte) is not."""
     try:
@@ -109,9 +133,9 @@ def find_pack(ref: str | Path, relative_to: Path | None = None) -> Path:
     candidates.append(Path(text))
     for candidate in candidates:
         if _is_file(candidate / "pack.toml"):
-            return candidate.resolve()
+            return _utf8_folder(candidate.resolve())
         if candidate.name == "pack.toml" and _is_file(candidate):
-            return candidate.parent.resolve()
+            return _utf8_folder(candidate.parent.resolve())
     builtins = builtin_packs()
     if text in builtins:
         return builtins[text].resolve()
@@ -334,6 +358,7 @@ class PackReader:
         return self._read(root, [])
 
     def _read(self, root: Path, seen: list[Path]) -> PackSource:
+        _utf8_folder(root)
         if root in seen:
             cycle = " -> ".join(p.name for p in seen + [root])
             raise PackError(f"variant chain loops back on itself: {cycle}", file=display_path(root / "pack.toml"))
@@ -371,7 +396,7 @@ class PackReader:
         return manifest
 
     def _hash_file(self, path: Path, raw: bytes) -> None:
-        self.hasher.update(path.name.encode())
+        self.hasher.update(path.name.encode("utf-8", "surrogatepass"))
         self.hasher.update(raw)
 
 
@@ -434,6 +459,10 @@ class _Layer:
             found = []
             for entry in sorted(root.iterdir()):
                 if entry.suffix in (".toml", ".rk") and entry.name != "pack.toml":
+                    if not _is_utf8(entry.name):
+                        raise self.manifest_doc.error(
+                            (), f"the name of the pack file '{shown_name(entry.name)}' in the folder is not UTF-8",
+                            "rename it, or list the pack's files in pack.toml")
                     found.append(entry)
                     if len(found) > MAX_PACK_FILES:
                         raise self.manifest_doc.error((), f"more than {MAX_PACK_FILES} pack files in the folder")

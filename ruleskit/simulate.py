@@ -7,11 +7,15 @@ from that game seed and their seat, so a game's outcome depends only on
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -117,8 +121,12 @@ _WORKER_GAME: Game | None = None
 
 
 def _init_worker(ref: str, content_hash: str) -> None:
-    """Give the worker its game: inherited from the parent when the process was forked, else loaded."""
+    """Give the worker its game: inherited from the parent when the process was forked, else loaded.
+
+    Ctrl-C (SIGINT to the whole process group) is left to the parent, which then terminates the workers:
+    a worker that caught it would only lose its chunk, or go on to the next one."""
     global _WORKER_GAME
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_GAME is not None and _WORKER_GAME.content_hash == content_hash:
         return
     _WORKER_GAME = load(ref)
@@ -143,6 +151,56 @@ millions of games holds only a few chunks, not every one of them, before its fir
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class _RecordingContext:
+    """A multiprocessing context that keeps the processes it makes, so that the pool's workers can be
+    terminated through their own public `terminate` (ProcessPoolExecutor has no such call before 3.14)."""
+
+    def __init__(self, base: BaseContext) -> None:
+        self._base = base
+        self.processes: list[BaseProcess] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_base":  # not set yet (an object being copied or unpickled)
+            raise AttributeError(name)
+        return getattr(self._base, name)
+
+    def Process(self, *args: Any, **kwargs: Any) -> BaseProcess:  # noqa: N802 - the context's own name
+        process: BaseProcess = self._base.Process(*args, **kwargs)  # type: ignore[attr-defined]
+        self.processes.append(process)
+        return process
+
+
+class WorkerPool:
+    """Worker processes with an executor's `submit`, a `close` that waits for the tasks submitted, and a
+    `stop` that cancels the tasks not yet started and terminates the workers now, running tasks included."""
+
+    def __init__(self, max_workers: int, initializer: Callable[..., object], initargs: tuple[Any, ...]) -> None:
+        self._context = _RecordingContext(multiprocessing.get_context())
+        self._executor = ProcessPoolExecutor(max_workers, mp_context=cast(BaseContext, self._context),
+                                             initializer=initializer, initargs=initargs)
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+        return self._executor.submit(fn, *args)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+
+    def stop(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        workers = [process for process in self._context.processes if process.is_alive()]
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(STOP_GRACE_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+
+
+STOP_GRACE_SECONDS = 2.0
+"""How long a stopped worker may take to end after SIGTERM before it is killed."""
 
 
 def chunks_of(games: int, size: int) -> Iterator[list[int]]:
@@ -197,15 +255,23 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
     inherited = _WORKER_GAME
     _WORKER_GAME = game  # a forked worker starts with it (no second load); a spawned one loads the pack
     try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                                 initargs=(pack_ref(game), game.content_hash)) as pool:
-            def play_chunk(chunk: list[int]) -> Future[list[GameRecord]]:
-                return pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs)
+        pool = WorkerPool(max_workers=workers, initializer=_init_worker,
+                          initargs=(pack_ref(game), game.content_hash))
 
+        def play_chunk(chunk: list[int]) -> Future[list[GameRecord]]:
+            return pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs)
+
+        try:
             for done in results_as_completed(play_chunk, chunks, CHUNKS_IN_FLIGHT_PER_WORKER * workers):
                 records.extend(done)
                 if progress:
                     progress(len(done))
+        except BaseException:
+            # Ctrl-C, or a chunk that failed: stop now. Waiting for the chunks handed out would play (and
+            # log) up to CHUNKS_IN_FLIGHT_PER_WORKER chunks per worker more, minutes with a slow bot.
+            pool.stop()
+            raise
+        pool.close()
     finally:
         _WORKER_GAME = inherited
     records.sort(key=lambda r: r.index)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os.path
 import re
 import shutil
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -13,6 +16,7 @@ from typing import Any
 import attrs
 
 from ..errors import PackError
+from ..packs import find_base
 from ..tomlfile import TomlDoc, read_text, read_toml
 from .packcopy import copy_pack_folder
 
@@ -121,7 +125,7 @@ def apply_edits(root: Path, edits: tuple[Edit, ...] | list[Edit]) -> None:
 
 
 _NAME_LINE = re.compile(r'^name\s*=\s*"[^"\n]*"', re.MULTILINE)
-_EXTENDS_LINE = re.compile(r'^extends\s*=\s*"([^"\n]*)"', re.MULTILINE)
+_EXTENDS_LINE = re.compile(r'''^extends\s*=\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*')''', re.MULTILINE)
 
 
 def mutant_copy(pack_root: Path, mutant: Mutant, where: Path | None = None, name: str | None = None) -> Path:
@@ -129,8 +133,9 @@ def mutant_copy(pack_root: Path, mutant: Mutant, where: Path | None = None, name
 
     The copy keeps the pack's name unless `name` is given: a mutant is a buggy version of the same
     pack, so the pack's own scenario tests (which name their pack) still apply to it. A relative
-    `extends` is made absolute so the copy finds its base. The copy never reads outside the pack
-    (see `packcopy`), and whatever was made is removed again when the copy or an edit fails.
+    `extends` is rewritten relative to the copy's folder so the copy finds the same base. The copy
+    never reads outside the pack (see `packcopy`), and whatever was made is removed again when the
+    copy or an edit fails.
     """
     target = Path(tempfile.mkdtemp(prefix="ruleskit-mutant-")) if where is None else where
     copy = target / pack_root.name
@@ -155,15 +160,32 @@ def removed_on_failure(folder: Path | None) -> Iterator[None]:
 
 
 def _rewrite_manifest(pack_root: Path, copy: Path, name: str | None) -> None:
-    """The copy's pack.toml: renamed if asked, and its relative `extends` made absolute."""
+    """The copy's pack.toml: renamed if asked, and its `extends` naming the same base from the copy's folder.
+
+    A built-in pack's name stays as written; a relative path is rewritten relative to the copy's folder
+    (the loader refuses absolute paths), and the loader must find the same base from it.
+    """
     manifest = copy / "pack.toml"
     text = read_text(manifest, "pack.toml")
     if name is not None:
         text = _NAME_LINE.sub(f'name = "{name}"', text, count=1)
     extends = _EXTENDS_LINE.search(text)
-    if extends and ("/" in extends.group(1) or extends.group(1).startswith(".")):
-        base = (pack_root / extends.group(1)).resolve()
-        text = text[:extends.start(1)] + base.as_posix() + text[extends.end(1):]
+    try:
+        ref = tomllib.loads(extends.group(0)).get("extends") if extends else None
+    except tomllib.TOMLDecodeError:
+        ref = None
+    if extends and isinstance(ref, str) and ("/" in ref or ref.startswith(".")):
+        base = find_base(ref, pack_root)
+        try:
+            rewritten = Path(os.path.relpath(base, copy.resolve())).as_posix()
+            found = find_base(rewritten, copy)
+        except (PackError, ValueError) as exc:
+            raise PackError(f"the mutant copy in {copy} cannot name its base {base} by a relative path: {exc}",
+                            hint="set TMPDIR to a folder nearer the root") from None
+        if found != base:
+            raise PackError(f"the mutant copy in {copy} finds the base {found}, not {base}",
+                            hint="set TMPDIR to a folder without links")
+        text = text[:extends.start(1)] + json.dumps(rewritten, ensure_ascii=False) + text[extends.end(1):]
     manifest.write_text(text, encoding="utf-8")
 
 

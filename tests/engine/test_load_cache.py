@@ -12,7 +12,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 import ruleskit
-from ruleskit.cache import FORMAT, Cache, cache_folder, default_cache, digest
+from ruleskit.cache import FORMAT, KEY_FILE, Cache, cache_folder, default_cache, digest
 from ruleskit.lang.parsecache import BadEntry, build_parser, decode_tree, encode_tree, plain, unpaired
 from ruleskit.lang.parser import Origin, grammar_text, parse
 from ruleskit.resources import builtin_packs
@@ -151,7 +151,7 @@ def test_the_key_is_private_and_a_shared_key_turns_the_cache_off(cache_dir: Path
     store = Cache(cache_dir)
     name = digest("an entry")
     assert store.put("trees", name, {"x": 1})
-    key = cache_dir / "key"
+    key = cache_dir / KEY_FILE
     assert key.stat().st_mode & 0o777 == 0o600
     assert Cache(cache_dir).get("trees", name) == {"x": 1}
     if os.name == "posix":

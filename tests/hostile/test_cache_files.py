@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import ruleskit
-from ruleskit.cache import KEY_BYTES, STALE_TEMPORARY_SECONDS, Cache, digest
+from ruleskit.cache import KEY_BYTES, KEY_FILE, STALE_TEMPORARY_SECONDS, Cache, digest
 from ruleskit.game import DeferredSource
 from ruleskit.resources import builtin_packs
 
@@ -47,6 +47,7 @@ def others_files(folder: Path) -> dict[str, bytes]:
         "program-" + "b" * 64 + ".json.bak": b"{}",
         ".tmp-abcd1234": b"someone's temporary file",
         ".settings.json.abcd1234.tmp": b"{}",
+        "key": b"someone else's key, not the cache's\n",
     }
     for name, content in files.items():
         (folder / name).write_bytes(content)
@@ -119,10 +120,10 @@ def test_an_entry_is_written_beside_its_name_under_a_name_of_the_cache(cache_dir
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
-def test_a_fifo_named_key_is_replaced_not_waited_on(tmp_path: Path) -> None:
+def test_a_fifo_for_a_key_is_replaced_not_waited_on(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     folder.mkdir(mode=0o700)
-    os.mkfifo(folder / "key")
+    os.mkfifo(folder / KEY_FILE)
     program = ("import sys, ruleskit\n"
                "from pathlib import Path\n"
                "from ruleskit.cache import Cache\n"
@@ -134,25 +135,47 @@ def test_a_fifo_named_key_is_replaced_not_waited_on(tmp_path: Path) -> None:
                           env=environment, timeout=HANG_GUARD_SECONDS)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["dice-race", "True"]
-    info = os.lstat(folder / "key")
+    info = os.lstat(folder / KEY_FILE)
     assert stat.S_ISREG(info.st_mode) and info.st_size == KEY_BYTES and info.st_mode & 0o777 == 0o600
     assert list(folder.glob("trees-*.json"))
 
 
 def test_a_key_of_the_wrong_size_is_replaced(cache_dir: Path) -> None:
     cache_dir.mkdir(mode=0o700)
-    (cache_dir / "key").write_bytes(b"short")
+    (cache_dir / KEY_FILE).write_bytes(b"short")
     secret = Cache(cache_dir).secret()
     assert secret is not None and len(secret) == KEY_BYTES
-    assert (cache_dir / "key").read_bytes() == secret
+    assert (cache_dir / KEY_FILE).read_bytes() == secret
 
 
 def test_a_key_that_cannot_be_replaced_turns_the_cache_off_and_the_load_still_works(cache_dir: Path) -> None:
     cache_dir.mkdir(mode=0o700)
-    (cache_dir / "key").mkdir()  # not a file, and not removable as one
+    (cache_dir / KEY_FILE).mkdir()  # not a file, and not removable as one
     assert Cache(cache_dir).secret() is None
     assert ruleskit.load(DICE).name == "dice-race"
-    assert (cache_dir / "key").is_dir() and not list(cache_dir.glob("*.json"))
+    assert (cache_dir / KEY_FILE).is_dir() and not list(cache_dir.glob("*.json"))
+
+
+def test_a_file_named_key_in_a_shared_folder_is_neither_read_nor_removed(cache_dir: Path) -> None:
+    """`key` was once the cache's key name: in a shared folder it is someone else's file, whatever its size
+    (even a private regular file of KEY_BYTES is not taken for the cache's key)."""
+    cache_dir.mkdir(mode=0o700)
+    for content in (b"x" * 43, b"y" * KEY_BYTES):
+        (cache_dir / "key").write_bytes(content)
+        (cache_dir / "key").chmod(0o600)
+        (cache_dir / KEY_FILE).unlink(missing_ok=True)
+        secret = Cache(cache_dir).secret()
+        assert secret is not None and secret != content
+        assert (cache_dir / KEY_FILE).read_bytes() == secret
+        assert (cache_dir / "key").read_bytes() == content
+
+
+def test_a_load_leaves_every_other_file_in_a_shared_folder_alone(cache_dir: Path) -> None:
+    kept = others_files(cache_dir)
+    ruleskit.load(DICE)
+    assert list(cache_dir.glob("trees-*.json")) and (cache_dir / KEY_FILE).stat().st_size == KEY_BYTES
+    for name, content in kept.items():
+        assert (cache_dir / name).read_bytes() == content, name
 
 
 # ------------------------------------------------------------------ links inside a pack and the compiled pack

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import ruleskit.testing.differential as differential
 from ruleskit.cli import main
 from ruleskit.errors import PackError
 from ruleskit.log import replay
@@ -55,7 +56,7 @@ def test_patterns_match_as_the_reference_on_many_small_cases() -> None:
 @pytest.mark.parametrize(("pattern", "path", "expected"), [
     ("**" * 22 + "Q", "players[0].vars.coins", False),  # 14 x `**` took 28 s as a regex, each more x2.3
     ("**" * 22 + "coins", "players[0].vars.coins", True),
-    ("*" * 300 + "Q", "players[0].vars.coins" * 40, False),
+    ("*" * 190 + "Q", "players[0].vars.coins" * 40, False),
     ("*a" * 40 + "Q", "a" * 800, False),
     ("**a" * 40 + "Q", "a" * 800, False),
     ("**a" * 40, "a" * 800, True),
@@ -71,6 +72,51 @@ def test_too_many_or_too_long_patterns_are_refused() -> None:
         Expectations(["x" * (MAX_PATTERN_CHARS + 1)])
     with pytest.raises(PackError, match=f"more than {MAX_PATTERNS} expected-difference patterns"):
         Expectations([f"vars.v{index}" for index in range(MAX_PATTERNS + 1)])
+    # 96 patterns of 999 characters took 112 s for one divergence: the bounds are now 64 of 200.
+    with pytest.raises(PackError, match="longer than 200 characters"):
+        Expectations(["x" * 201])
+    with pytest.raises(PackError, match="more than 64 expected-difference patterns"):
+        Expectations([f"vars.v{index}" for index in range(65)])
+    assert Expectations(["x" * 200] * 64).expected("x" * 200)
+
+
+def test_many_long_patterns_are_matched_once_for_each_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # All the patterns are stepped together, once per character of a path, and each path's answer is kept,
+    # within MAX_MEMO answers: 64 patterns of 200 characters against 200 paths of 900 characters, each asked
+    # twice, match each path once.
+    patterns = ["vars." + "*a" * 96 + "*b" + str(index % 10) for index in range(MAX_PATTERNS)]
+    assert all(len(pattern) <= MAX_PATTERN_CHARS for pattern in patterns)
+    matched: list[str] = []
+    matches = differential.PathGlob.matches
+
+    def counted(self: differential.PathGlob, path: str) -> bool:
+        matched.append(path)
+        return matches(self, path)
+
+    monkeypatch.setattr(differential.PathGlob, "matches", counted)
+    expect = Expectations(patterns)
+    for _ in range(2):
+        for index in range(200):
+            assert not expect.expected("vars." + "a" * 900 + str(index))
+            assert expect.expected("vars." + "a" * 900 + "b" + str(index % 10) + ".x")
+    assert len(matched) == 200 + 10  # each different path once
+
+
+def test_the_memo_of_answers_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(differential, "MAX_MEMO", 10)
+    matched: list[str] = []
+    matches = differential.PathGlob.matches
+
+    def counted(self: differential.PathGlob, path: str) -> bool:
+        matched.append(path)
+        return matches(self, path)
+
+    monkeypatch.setattr(differential.PathGlob, "matches", counted)
+    expect = Expectations(["vars.a*"])
+    for index in range(100):
+        assert expect.expected(f"vars.a{index}") and not expect.expected(f"vars.b{index}")
+    assert expect.expected("vars.a0")  # forgotten with the rest once the memo was full: matched again
+    assert matched.count("vars.a0") == 2
 
 
 def variant(tmp_path: Path, manifest_extra: str = "") -> Path:
