@@ -626,7 +626,8 @@ class GeneratingCompiler(Compiler):
 
     def compile_all(self) -> Any:
         self._rules: list[tuple[Definition, ast.expr, bool, ast.expr | None]] = []
-        self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr]]] = {}
+        # Each rule's `modify` hooks: their parameters' names, `when`, value, the parameters to check and where.
+        self._modifiers: dict[str, list[tuple[list[str], ast.expr | None, ast.expr, list[tuple[int, str]], str]]] = {}
         self._result_checks: dict[str, str | None] = {}
         self._suspending = suspending_procedures(self.proc_defs)
         program = super().compile_all()
@@ -879,7 +880,14 @@ class GeneratingCompiler(Compiler):
         inlined = self._inliner.inline(body) if local else None
         if inlined is not None:
             statements = guarded(inlined[0], body, inlined[1], inlined[2], CTX, MAX_DEPTH, "value", inlined[3])
-        for mod_names, when, expr in modifiers:
+        for mod_names, when, expr, checks, hook_where in modifiers:
+            for index, type_name in checks:  # the hook's own types for the rule's arguments
+                argument = _name(params[index])
+                wrong = _call("wrong_type", _name(CTX), argument, _const(type_name),
+                              _const(f"parameter '{mod_names[index]}'"), _const(hook_where))
+                statements.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), argument,
+                                                                      _const(type_name), _const(hook_where))),
+                                         [ast.Expr(wrong)], []))
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
                               list[ast.expr]([_name(p) for p in params] + [_name("value")]))
             statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
@@ -937,7 +945,9 @@ class GeneratingCompiler(Compiler):
                 self.check_modifier_type(definition, rule, given)
                 self._note_calls(f"hook:{definition.name}")
                 self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
-                self._modifiers[rule.name].append(([p for p, _ in definition.params], when, expr))
+                self._modifiers[rule.name].append(([p for p, _ in definition.params], when, expr,
+                                                   self.argument_checks(definition),
+                                                   f"hook {definition.name} ({definition.location})"))
                 return
         if definition.kind == "modify":
             super()._compile_hook(definition)  # reports the error

@@ -111,7 +111,8 @@ class Compiler(EnsureCompiler):
         body = self._counted(body, "rule", definition)
         self._note_calls(f"rule:{definition.name}")
         names = [p for p, _ in definition.params]
-        modifiers: list[tuple[Fn | None, Fn, list[str]]] = []
+        # Its `modify` hooks: `when`, value, parameter names, the parameters to check and where.
+        modifiers: list[tuple[Fn | None, Fn, list[str], list[tuple[int, str]], str]] = []
         where = f"rule {definition.name} ({definition.location})"
         checks = self.argument_checks(definition)
         result_check = self.result_check(definition, result_type)
@@ -125,7 +126,9 @@ class Compiler(EnsureCompiler):
             ctx.env = dict(zip(names, args, strict=True))
             try:
                 value = body(ctx)
-                for when, expr, mod_names in modifiers:
+                for when, expr, mod_names, mod_checks, mod_where in modifiers:
+                    if mod_checks:  # the hook's own types for the rule's arguments
+                        check_arguments(ctx, mod_checks, mod_names, args, mod_where)
                     ctx.env = dict(zip(mod_names, args, strict=True))
                     ctx.env["base"] = value
                     if when is None or when(ctx):
@@ -246,7 +249,8 @@ class Compiler(EnsureCompiler):
             expr = self._counted(expr, "hook", definition)
             self._note_calls(f"hook:{definition.name}")
             self.calls.setdefault(f"rule:{rule.name}", set()).add(f"hook:{definition.name}")
-            self.program.rules[rule.name].modifiers.append((when, expr, names))  # type: ignore[attr-defined]
+            self.program.rules[rule.name].modifiers.append(  # type: ignore[attr-defined]
+                (when, expr, names, self.argument_checks(definition), f"hook {definition.name} ({definition.location})"))
             return
         scope = Scope({n: type_of(t) for n, t in definition.params})
         when = self.compile_expr(definition.when, scope)[0] if definition.when is not None else None

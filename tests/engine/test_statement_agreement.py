@@ -6,7 +6,7 @@ under both and must give the same state and messages, or the same located error.
 - A target through a field of none (`who.pawn.hp -= 1`, `who` none) is "cannot read '.pawn' of none"; the
   reference read on to an item `pawn_None`.
 - A value typed `player`, an item kind or a list of them is checked where it gets its type: a var written, a
-  parameter given, a declared result returned. Unchecked, `g(7)` and `set who = 7` read past the seats (a
+  parameter given (a `modify` hook's own parameters too), a declared result returned. Unchecked, `g(7)` and `set who = 7` read past the seats (a
   Python IndexError in both backends) or, at -1, wrote the last player's score.
 - `draw 1 from S to S` with one piece in S turns it no times: the generated code drew and put back the piece,
   testing the capacity (refused when the stack was over it).
@@ -97,6 +97,8 @@ rule as_player(x): player = x
 rule total(ps: list[player]) = sum([q.score for q in ps])
 proc raise_score(p: player) { p.score += 1 }
 proc set_score(p: player) { set p.score = 9 }
+rule bonus(p) = 1
+hook added modify bonus(p: player) = base + p.score
 """
 
 EFFECTS = {
@@ -124,6 +126,8 @@ EFFECTS = {
     "var_zone": "set who = 5\\nsay count(who.hand)",
     "list_var": "set ps = [0, 7]\\nfor q in ps {\\n    say q.score\\n}",
     "list_parameter": "say total([0, 1, 7])",
+    "modifier_parameter": "say bonus(7)",
+    "good_modifier": "say bonus(1)",
     "good_typed_values": "raise_score(1)\\nset who = 1\\nset ps = [0, 1]\\nsay total(ps) + rank_of(c2) + as_player(0).score",
     # a draw of one piece into its own stack
     "draw_into_itself": "draw 1 from deck to deck\\nsay count(deck)",
@@ -152,11 +156,13 @@ ERRORS = {
     "var_zone": "5 is not a player (the players are 0 to 1)",
     "list_var": "'ps' holds a list of player, not one holding 7",
     "list_parameter": "parameter 'ps' is a list of player, not [0, 1, 7] in rule total",
+    "modifier_parameter": "parameter 'p' is a player, not 7 (the players are 0 to 1) in hook added",
 }
 
 SAID = {
     "good_field_update": ["-3"],
     "good_typed_values": [str(3 + 4 + 2 + 3)],
+    "good_modifier": ["4"],
     "draw_into_itself": ["1"],
     "draw_into_itself_over_capacity": ["1"],
     "draw_into_itself_bad_capacity": ["1"],
