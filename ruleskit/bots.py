@@ -124,7 +124,7 @@ class GreedyBot:
             return None
         seeds = [self.rng.getrandbits(63) for _ in range(self.samples)]
         self.spent = 0
-        waiting = sum(self.settled_value(state.determinized(player, s), player, 0) for s in seeds)
+        waiting = sum(self.waiting_value(state, player, s) for s in seeds)
         scored: list[tuple[float, int]] = []
         for i, action in enumerate(actions):
             if self.spent >= MAX_SEARCH_STEPS:
@@ -134,6 +134,14 @@ class GreedyBot:
             return None
         value, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
         return actions[index] if value > waiting else None
+
+    def waiting_value(self, state: State, player: int, seed: int) -> float:
+        """The heuristic for `player` if nobody acts out of turn, on a copy determinized from `seed`."""
+        copy = state.determinized(player, seed)
+        try:
+            return self.settled_value(copy, player, 0)
+        finally:
+            self.spent += copy.work
 
     def outcome(self, state: State, action: Action, player: int, seed: int) -> float:
         """The heuristic for `player` after `action`, on a copy determinized from `seed`."""
