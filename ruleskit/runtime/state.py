@@ -59,7 +59,8 @@ class Listing:
     def __init__(self, first: list[Action], rest: Iterator[list[Action]], ctx: Ctx) -> None:
         self.actions: list[Action] | None = first
         self.rest: Iterator[list[Action]] | None = rest
-        self.ctx = ctx  # the context the rest is listed on, whose steps are work (`State.work`)
+        # The context the rest is listed on, whose steps are work (`State.work`); let go once the rest is listed.
+        self.ctx: Ctx | None = ctx
 
     def find(self, wanted: str) -> tuple[Action | None, bool]:
         """The first action listed so far with id `wanted`, and whether that answer is final.
@@ -280,9 +281,9 @@ class State:
                 found = None
                 if type(legal) is Listing:
                     rest, found = legal.rest, legal.actions
-                    if rest is not None and found is not None:
-                        legal.rest = None
-                        ctx = legal.ctx  # the job's, whose steps so far are counted
+                    ctx = legal.ctx  # the job's, whose steps so far are counted
+                    if rest is not None and found is not None and ctx is not None:
+                        legal.rest = legal.ctx = None
                         steps = ctx.steps
                         try:
                             for more in rest:
