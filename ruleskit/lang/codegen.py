@@ -94,6 +94,14 @@ def _sub(value: ast.expr, key: Any) -> ast.Subscript:
     return ast.Subscript(value, key if isinstance(key, ast.expr) else _const(key), ast.Load())
 
 
+def _type_test(value: ast.expr, type_name: str, what: str, where: str) -> ast.stmt:
+    """`if not fits_type(ctx, value, type_name, where): wrong_type(...)`: a value given a declared `player` or kind
+    type (a parameter, a rule's result) must be one (`support.fits_type`)."""
+    wrong = _call("wrong_type", _name(CTX), value, _const(type_name), _const(what), _const(where))
+    fits = _call("fits_type", _name(CTX), value, _const(type_name), _const(where))
+    return ast.If(ast.UnaryOp(ast.Not(), fits), [ast.Expr(wrong)], [])
+
+
 def _call(function: str | ast.expr, *args: ast.expr) -> ast.Call:
     target = _name(function) if isinstance(function, str) else function
     return ast.Call(target, list(args), [])
@@ -780,11 +788,7 @@ class GeneratingCompiler(Compiler):
                              [ast.Expr(_call(_attr(_name(CTX), "too_deep"), _const(where)))], [])]
         for index, type_name in self.argument_checks(definition):
             # A value typed `player` or a kind is read without a test from here on: it must be one.
-            argument = _name(params[index])
-            wrong = _call("wrong_type", _name(CTX), argument, _const(type_name), _const(f"parameter '{names[index]}'"),
-                          _const(where))
-            enter.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), argument, _const(type_name),
-                                                              _const(where))), [ast.Expr(wrong)], []))
+            enter.append(_type_test(_name(params[index]), type_name, f"parameter '{names[index]}'", where))
         restore_env = not local or keep_env
         if restore_env:
             enter.append(ast.Assign([ast.Name("saved", ast.Store())], _attr(_name(CTX), "env")))
@@ -882,12 +886,8 @@ class GeneratingCompiler(Compiler):
             statements = guarded(inlined[0], body, inlined[1], inlined[2], CTX, MAX_DEPTH, "value", inlined[3])
         for mod_names, when, expr, checks, hook_where in modifiers:
             for index, type_name in checks:  # the hook's own types for the rule's arguments
-                argument = _name(params[index])
-                wrong = _call("wrong_type", _name(CTX), argument, _const(type_name),
-                              _const(f"parameter '{mod_names[index]}'"), _const(hook_where))
-                statements.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), argument,
-                                                                      _const(type_name), _const(hook_where))),
-                                         [ast.Expr(wrong)], []))
+                statements.append(_type_test(_name(params[index]), type_name, f"parameter '{mod_names[index]}'",
+                                             hook_where))
             rebind = ast.Dict(list[ast.expr | None]([_const(n) for n in mod_names] + [_const("base")]),
                               list[ast.expr]([_name(p) for p in params] + [_name("value")]))
             statements.append(ast.Assign([_store(_attr(_name(CTX), "env")), ast.Name(ENV, ast.Store())], rebind))
@@ -895,11 +895,8 @@ class GeneratingCompiler(Compiler):
             statements.append(ast.If(when, [change], []) if when is not None else change)
         checked = self._result_checks.get(definition.name)
         if checked is not None:
-            where = f"rule {definition.name} ({definition.location})"
-            wrong = _call("wrong_type", _name(CTX), _name("value"), _const(checked), _const("its result"), _const(where))
-            statements.append(ast.If(ast.UnaryOp(ast.Not(), _call("fits_type", _name(CTX), _name("value"),
-                                                                  _const(checked), _const(where))),
-                                     [ast.Expr(wrong)], []))
+            statements.append(_type_test(_name("value"), checked, "its result",
+                                         f"rule {definition.name} ({definition.location})"))
         frame, params = self._frame(definition, "rule", names, statements, False, local, keep_env=bool(modifiers),
                                     result=_name("value"))
         return self.function(frame, (CTX, *params), False)
