@@ -822,7 +822,7 @@ def list_first(game: Game, ctx: Ctx, data: dict[str, Any], flow: dict[str, Any])
         return False
     anytime = game.anytime_by_stage.get(stage_name)
     if anytime:
-        ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime))
+        ctx.found = first, chain(listing, _offer(game, data, flow["active"], anytime, ctx))  # counted as work too
     elif stage_name in game.one_action_stages:
         ctx.found = first, None  # the stage's one action is listed whole: nothing follows
     else:

@@ -231,3 +231,25 @@ def test_mcts_stops_when_its_tree_is_full(tmp_path: Path, monkeypatch: pytest.Mo
     # Each iteration adds at most three nodes' 40 actions: it stops within one iteration of the bound.
     assert 200 <= bot.edges < 200 + 3 * 40
     assert bot.last_iterations < 1000
+
+
+def test_the_anytime_actions_listed_after_a_stages_own_are_work(tmp_path: Path) -> None:
+    folder = tmp_path / "anytime"
+    folder.mkdir()
+    (folder / "pack.toml").write_text(MANIFEST, encoding="utf-8")
+    game_text = GAME + """
+[actions.aside]
+stage = "main"
+anytime = true
+label = "Aside"
+when = "costly() > 0"
+effect = "set total = total + 1"
+"""
+    (folder / "game.toml").write_text(game_text, encoding="utf-8")
+    (folder / "rules.rk").write_text(RULES % {"work": WORK}, encoding="utf-8")
+    state = ruleskit.load(folder, cache=False).new_game(players=2, seed=1)
+    before = state.work
+    assert "aside" in [action.id for action in state.legal_actions()]
+    # `refused`'s require and `aside`'s `when` each run `costly()`, 3 * WORK steps (the range, the list, its
+    # count): the anytime actions, listed after the stage's own on a context of their own, were not counted.
+    assert state.work - before >= 2 * 3 * WORK
