@@ -122,3 +122,14 @@ def test_baseline_instructions_refuses_an_unknown_game() -> None:
     done = run("baseline_instructions.py", "--games", "chess:3", timeout=120)
     assert done.returncode != 0
     assert "GAME:COUNT" in (done.stderr + done.stdout)
+
+
+def test_guarantees_plays_the_same_games_on_its_three_sides(tmp_path: Path) -> None:
+    out = tmp_path / "guarantees.json"
+    done = run("guarantees.py", "--rounds", "3", "--games", "6", "--json", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["same_games"] is True and len(result["rounds"]) == 3
+    assert set(result["us_per_decision"]) == {"plain", "guarded", "pack"}
+    assert "guarded / plain" in done.stdout
+    assert run("guarantees.py", "--rounds", "2", timeout=120).returncode != 0

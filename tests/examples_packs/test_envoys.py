@@ -364,3 +364,41 @@ def test_the_baseline_plays_complete_legal_games_with_its_own_shuffle() -> None:
         assert game.reason in ("one envoy is left", "the draw pile ran out")
         assert plain.legal_actions(game) == []
         assert plain.winners(game) and all(not game.out[p] for p in plain.winners(game))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_guarded_baseline_plays_the_plain_baselines_games(seed: int) -> None:
+    plain, guarded = baseline("envoys"), baseline("envoys_guarded")
+    players = 2 + seed % 3
+    first, second = plain.new_game(players, seed), guarded.new_game(players, seed)
+    chooser = random.Random(seed)
+    while not plain.is_terminal(first):
+        moves, actions = plain.legal_actions(first), guarded.legal_actions(second)
+        assert actions == moves  # an Action equals the plain game's tuple for it
+        assert [a.id for a in actions] == [":".join(map(str, m)) for m in moves]
+        choice = chooser.randrange(len(moves))
+        plain.apply(first, moves[choice])
+        guarded.apply(second, actions[choice].id)
+    assert guarded.is_terminal(second) and second.reason == first.reason
+    assert guarded.winners(second) == plain.winners(first)
+    history, decisions = second.history, 0
+    while history is not None:
+        history, decisions = history[0], decisions + 1
+    assert decisions > 0
+
+
+def test_the_guarded_baseline_keeps_the_game_when_an_action_fails_or_is_refused(monkeypatch: Any) -> None:
+    guarded = baseline("envoys_guarded")
+    state = guarded.new_game(3, 5)
+    copy = guarded.clone(state)
+    before = (list(state.deck), [list(h) for h in state.hands], [list(p) for p in state.played], list(state.out))
+    with pytest.raises(guarded.RulesError):
+        guarded.apply(state, "trade:9")  # not a legal action
+    chosen = guarded.legal_actions(state)[-1]  # listed with the full budget
+    monkeypatch.setattr(guarded, "BUDGET", 4)  # the budget runs out part-way through the effect
+    with pytest.raises(guarded.RulesError, match="steps"):
+        guarded.apply(state, chosen)
+    assert (state.deck, state.hands, state.played, state.out) == before
+    monkeypatch.setattr(guarded, "BUDGET", 200_000)
+    guarded.apply(copy, guarded.legal_actions(copy)[0])
+    assert (state.deck, state.hands, state.played, state.out) == before  # a clone's play leaves it be
