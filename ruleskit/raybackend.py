@@ -13,7 +13,7 @@ on every node (or be a built-in pack), and ruleskit must be installed there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import PackError
@@ -48,21 +48,38 @@ def _play_chunk(ref: str, indices: list[int], players: int, seed: int, bots: lis
     return [play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir) for i in indices]
 
 
-def run_games_ray(game: Game, chunks: list[list[int]], players: int, bots: list[str], seed: int, rotate: bool,
+def run_games_ray(game: Game, chunks: Iterable[list[int]], players: int, bots: list[str], seed: int, rotate: bool,
                   log_dir: str | None, address: str | None,
-                  progress: Callable[[int], None] | None = None) -> list[Any]:
-    """The game records of every chunk, played as Ray tasks; in game order."""
+                  progress: Callable[[int], None] | None = None, in_flight_per_cpu: int = 3) -> list[Any]:
+    """The game records of every chunk, played as Ray tasks; in game order.
+
+    Chunks are taken from `chunks` as tasks finish, at most `in_flight_per_cpu` per CPU of the cluster at a
+    time, so that a run of millions of games does not make and queue every task at its start. On an error
+    or Ctrl-C, the tasks still out are cancelled."""
     ray = ray_module(address)
     task = ray.remote(_play_chunk)
     ref = pack_ref(game)
-    pending = [task.remote(ref, chunk, players, seed, bots, rotate, log_dir) for chunk in chunks]
+    in_flight = max(1, in_flight_per_cpu * int(ray.cluster_resources().get("CPU", 1)))
     records: list[Any] = []
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for finished in ray.get(done):
-            records.extend(finished)
-            if progress:
-                progress(len(finished))
+    pending: list[Any] = []
+    waiting = iter(chunks)
+    try:
+        while True:
+            for chunk in waiting:
+                pending.append(task.remote(ref, chunk, players, seed, bots, rotate, log_dir))
+                if len(pending) >= in_flight:
+                    break
+            if not pending:
+                break
+            done, pending = ray.wait(pending, num_returns=1)
+            for finished in ray.get(done):
+                records.extend(finished)
+                if progress:
+                    progress(len(finished))
+    except BaseException:
+        for unfinished in pending:
+            ray.cancel(unfinished, force=True)
+        raise
     records.sort(key=lambda r: r.index)
     return records
 

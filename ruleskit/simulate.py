@@ -240,8 +240,8 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
         from .raybackend import run_games_ray
 
         size = max(1, min(25, games // 16))
-        return run_games_ray(game, list(chunks_of(games, size)), players, bots, seed, rotate, logs, address,
-                             progress)
+        return run_games_ray(game, chunks_of(games, size), players, bots, seed, rotate, logs, address,
+                             progress, CHUNKS_IN_FLIGHT_PER_WORKER)
     if backend != "local":
         raise PackError(f"unknown backend '{backend}': local or ray")
     if workers == 1:

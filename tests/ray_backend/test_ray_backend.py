@@ -60,3 +60,24 @@ def test_the_commands_take_the_ray_backend(capsys: pytest.CaptureFixture[str]) -
     assert "Wins by seat" in capsys.readouterr().out
     assert main(["test", DUEL, "--games", "2", "--players", "2", "--backend", "ray"]) == 0
     assert "2 games" in capsys.readouterr().out
+
+
+def test_simulate_on_ray_takes_chunks_as_tasks_finish() -> None:
+    from ruleskit.raybackend import run_games_ray
+
+    game = ruleskit.load(DUEL)
+    taken: list[int] = []
+    seen_at_each_result: list[int] = []
+
+    def chunks():
+        for start in range(0, 12, 2):
+            taken.append(start)
+            yield [start, start + 1]
+
+    records = run_games_ray(game, chunks(), 2, ["random", "random"], 3, False, None, None,
+                            lambda done: seen_at_each_result.append(len(taken)), in_flight_per_cpu=1)
+    assert [r.index for r in records] == list(range(12))
+    # Two CPUs, one chunk each in flight: the k-th result comes with at most 2 + (k - 1) chunks taken.
+    assert len(seen_at_each_result) == 6
+    assert all(count <= 2 + k for k, count in enumerate(seen_at_each_result))
+    assert seen_at_each_result[0] < 6
