@@ -105,7 +105,7 @@ class PlaySession:
     def run(self) -> int:
         """Play until the game ends or a human quits; 0 either way."""
         if len(self.state.history) == 1 and self.state.history[0].get("setup"):
-            setup = events(self.display, self.state.history[0], None, self.state)
+            setup = events(self.display, self.state.history[0], None, self.state, self.told_to_humans(self.state))
             if self.humans:
                 self.story.extend(setup)
             else:
@@ -144,10 +144,11 @@ class PlaySession:
         The humans who did not take it read its label without the items they cannot see now (a card passed
         between two hidden hands)."""
         others = [human for human in self.humans if human != player]
+        redaction = Redaction(self.state)
         if others and not secret:
-            label = Redaction(self.state).text(label, *others)
+            label = redaction.text(label, *others)
         lines = [decision_line(self.display, player, seat, label, secret),
-                 *outcome_events(self.display, self.state.history[-1]),
+                 *outcome_events(self.display, self.state.history[-1], self.told_to_humans(self.state, redaction)),
                  *self.visible_changes(before),
                  *flow_events(self.display, flow_mark(before), self.state)]
         self.told.extend(lines)
@@ -156,6 +157,14 @@ class PlaySession:
         else:
             for line in lines:
                 self.console.print(line)
+
+    def told_to_humans(self, state: State, redaction: Redaction | None = None) -> Callable[[str], str] | None:
+        """How the pack's messages and chance outcomes about `state` are told at this table: without the items
+        some human cannot see (the next screen may be theirs); as they are when no human plays."""
+        if not self.humans:
+            return None
+        shown = redaction or Redaction(state)
+        return lambda text: shown.text(text, *self.humans)
 
     def visible_changes(self, before: State) -> list[Text]:
         """Changed values every human at the table may see (so a hand-over never shows another's secrets)."""

@@ -8,6 +8,7 @@ information (a shuffle's order, a random card) are told without their value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -27,7 +28,9 @@ def flow_mark(state: State) -> dict[str, Any]:
     return {key: flow.get(key) for key in FLOW_KEYS}
 
 
-def chance_event(display: Display, outcome: dict[str, Any]) -> str:
+def chance_event(display: Display, outcome: dict[str, Any], told: Callable[[str], str] | None = None) -> str:
+    """A chance outcome as told; `told` gives a text as the readers may read it (a random pick they cannot
+    see, a space kept in a hidden var, is told without its value)."""
     if "roll" in outcome:
         scripted = " (scripted)" if outcome.get("scripted") else ""
         return f"rolls {clean(outcome['roll'])}: {clean(outcome['value'])}{scripted}"
@@ -35,7 +38,8 @@ def chance_event(display: Display, outcome: dict[str, Any]) -> str:
         picked = outcome["random"]
         board = display.model.board
         if isinstance(picked, int) or (board is not None and display.model.item_kind.get(picked) == board.nodes):
-            return f"picked at random: {display.value(picked)}"
+            if told is None or told(str(picked)) == str(picked):
+                return f"picked at random: {display.value(picked)}"
         return "a random pick is made"
     if "shuffle" in outcome:
         name = str(outcome["shuffle"]).partition("@")[0]
@@ -47,16 +51,21 @@ def chance_event(display: Display, outcome: dict[str, Any]) -> str:
     return "a chance outcome"
 
 
-def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State) -> list[Text]:
+def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State,
+           told: Callable[[str], str] | None = None) -> list[Text]:
     """The lines telling one history entry's consequences (not the decision itself)."""
-    return outcome_events(display, entry) + flow_events(display, before, after)
+    return outcome_events(display, entry, told) + flow_events(display, before, after)
 
 
-def outcome_events(display: Display, entry: dict[str, Any]) -> list[Text]:
-    """Chance outcomes and messages of one history entry."""
+def outcome_events(display: Display, entry: dict[str, Any], told: Callable[[str], str] | None = None) -> list[Text]:
+    """Chance outcomes and messages of one history entry; `told` gives each text as the readers may read it
+    (`tableau.Redaction`: the items they cannot see replaced), None for a reader who sees everything."""
     who = display.player_name(int(entry["player"])) + " " if isinstance(entry.get("player"), int) else ""
-    lines = [Text(f"  ⚄ {who}{chance_event(display, outcome)}", style="cyan") for outcome in entry.get("chance", [])]
+    lines = [Text(f"  ⚄ {who}{chance_event(display, outcome, told)}", style="cyan")
+             for outcome in entry.get("chance", [])]
     for message in entry.get("messages", []):
+        if told is not None:
+            message = told(str(message))
         style = "yellow" if "refused" in str(message) else ""
         # `say ITEM` records the item's id: show it by its name.
         shown = display.item(message) if message in display.model.item_data else clean(message)

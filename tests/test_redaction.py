@@ -145,3 +145,68 @@ def test_an_item_held_only_in_a_var_the_seat_cannot_see_is_hidden(tmp_path: Path
     told = "Choose Forest as secret goal"
     assert Redaction(state).text(told, 1) == f"Choose {HIDDEN} as secret goal"
     assert Redaction(state).text(told, 0) == told  # the owner sees its own goal
+
+
+SAYING = """
+[kinds.card]
+items.ace = { name = "Ace of Spades" }
+items.two = { name = "Two of Hearts" }
+items.three = { name = "Three of Clubs" }
+items.four = { name = "Four of Diamonds" }
+
+[kinds.space]
+items.north = { name = "North Gate" }
+items.south = { name = "South Gate" }
+
+[board]
+nodes = "space"
+edges = [["north", "south"]]
+
+[vars.hideout]
+type = "space"
+visible = "none"
+
+[zones.deck]
+of = "card"
+visible = "none"
+start = ["ace", "two", "three", "four"]
+
+[zones.hand]
+of = "card"
+owner = "player"
+visible = "owner"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "shuffle deck\\nlet s = random space\\nset hideout = s"
+max_turns = 4
+
+[actions.draw]
+stage = "main"
+label = "Draw a card"
+effect = "let c = first(deck)\\nmove c from deck to me.hand\\nsay c\\nend turn"
+
+[scoring]
+score = "0"
+"""
+
+
+def test_play_tells_the_packs_messages_and_random_picks_without_what_a_human_cannot_see(
+        tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`say c` of the card a bot drew into its hidden hand was printed by name in `play` (`serve` hid it), and
+    so was a space picked at random into a var nobody sees."""
+    write_pack(tmp_path, "saying", 2, SAYING)
+    answers = iter(["1", "1", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(tmp_path), "--seats", "human,random", "--seed", "3", "--layout", "compact"]) == 0
+    out = capsys.readouterr().out
+    said = [line.strip() for line in out.splitlines() if line.strip().startswith("·")]
+    assert said.count(f"· {HIDDEN}") == 2  # the bot's two draws
+    assert len(said) == 4  # the human's own two draws are told by name
+    assert not any(gate in out for gate in ("North Gate", "South Gate"))
+    assert "a random pick is made" in out
