@@ -4,8 +4,9 @@ A bot that looks ahead on a copy of the real state would see the true deck
 order, the other players' hidden hands and counters, and the outcomes the
 random stream will produce next. `determinize` makes a copy fair: the random
 stream is re-seeded from the bot's own seed, the items in zones hidden from
-the viewer are shuffled among those zones (each keeps its size), and hidden
-counters of other players are reset to their start values.
+the viewer are shuffled among those zones (each keeps its size), and every var
+the viewer may not see (a game's, a player's, its own `visible = "none"` ones
+included, or an item's) is reset to its start value.
 """
 
 from __future__ import annotations
@@ -33,11 +34,32 @@ def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, prog
     simul = data["flow"].get("simul")
     if simul is not None:  # others' secret picks are unknown to the viewer: in the copy they have not picked yet
         simul["picks"] = {seat: pick for seat, pick in simul["picks"].items() if seat == str(viewer)}
+    return work + _reset_hidden_vars(model, data, viewer)
+
+
+def _reset_hidden_vars(model: Model, data: dict[str, Any], viewer: int) -> int:
+    """Reset every var `viewer` may not see to its start value; the item vars it looked at (a copy kept a hidden
+    game var, an item's hidden var and the viewer's own `visible = "none"` var as they truly were)."""
+    for name, var in model.game_vars.items():
+        if not sees(var.visible, None, viewer) and name in data["v"]:
+            data["v"][name] = start_value(var)
     for p, values in enumerate(data["pv"]):
-        if p == viewer:
-            continue
         for name, var in model.player_vars.items():
             if not sees(var.visible, p, viewer) and name in values:
+                values[name] = start_value(var)
+    hiding = {kind_name for kind_name, kind in model.kinds.items()
+              if any(var.visible != "all" for var in kind.vars.values())}
+    if not hiding:
+        return 0
+    work = 0
+    for item, values in data["ev"].items():
+        kind_name = model.item_kind[item]
+        if kind_name not in hiding:
+            continue
+        owner = model.item_data[item].get("owner")
+        for name, var in model.kinds[kind_name].vars.items():
+            work += 1
+            if not sees(var.visible, owner if isinstance(owner, int) else None, viewer) and name in values:
                 values[name] = start_value(var)
     return work
 

@@ -550,7 +550,7 @@ class State:
         """A copy for `viewer` to search: what it cannot know is redrawn from `seed`.
 
         The random stream is re-seeded, items in zones hidden from the viewer
-        are shuffled among them and others' hidden counters are reset (see
+        are shuffled among them and every var it cannot see is reset (see
         `runtime.determinize`). During a pending choice this happens just
         after the next answer, since the choice's job re-runs from its start.
         """

@@ -1,0 +1,86 @@
+"""A determinized copy (`State.determinized`) holds nothing its viewer may not know.
+
+Bots search such copies so as never to peek: whatever the viewer cannot see must be a guess in the copy,
+the same guess whatever the hidden truth is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ruleskit
+from ruleskit.bots import GreedyBot
+
+BACKENDS = ["compiled", "closures"]
+
+SECRETS = """
+[kinds.card]
+vars = { power = { type = "int", start = 0, visible = "none" } }
+items.ace = { name = "Ace" }
+items.two = { name = "Two" }
+
+[vars.secret]
+type = "int"
+start = 0
+visible = "none"
+
+[vars.shown]
+type = "int"
+start = 0
+
+[vars.winner]
+type = "player"
+
+[counters.mine]
+owner = "player"
+start = 0
+visible = "none"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "let n = random [1, 2, 3, 4, 5, 6, 7, 8, 9]\\nset secret = n\\nset ace.power = n\\nfor p in players { set p.mine = n }\\nset shown = 5"
+max_turns = 2
+
+[actions.guess]
+stage = "main"
+label = "Guess {n}"
+params = { n = "range(1, 10)" }
+effect = "if n == secret {\\n set winner = me\\n finish \\"guessed\\"\\n} else { end turn }"
+
+[scoring]
+score = "if winner == p then 1 else 0"
+"""
+
+
+def write_pack(folder: Path, text: str) -> Path:
+    (folder / "pack.toml").write_text('name = "secrets"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                      'files = ["game.toml"]\n')
+    (folder / "game.toml").write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hidden_vars_are_guessed_not_copied(tmp_path: Path, backend: str) -> None:
+    """A copy kept a game var nobody sees, an item's hidden var and the viewer's own `visible = "none"` counter
+    as they were: a greedy bot guessing the secret number found it every time."""
+    game = ruleskit.load(write_pack(tmp_path, SECRETS), backend=backend, cache=False)
+    state = game.new_game(players=2, seed=5)
+    assert state.data["v"]["secret"] != 0
+    copy = state.determinized(0, 1)
+    assert copy.data["v"] == {"secret": 0, "shown": 5, "winner": None}
+    assert copy.data["ev"]["ace"] == {"power": 0}
+    assert [values["mine"] for values in copy.data["pv"]] == [0, 0]
+    # Two positions the viewer cannot tell apart give one copy, and one choice of the bot.
+    other = state.clone()
+    other.data["v"]["secret"] = 10 - state.data["v"]["secret"]
+    assert other.view(0) == state.view(0)
+    assert other.determinized(0, 1).data == copy.data
+    choices = {GreedyBot(game, 3).choose(s, 0).id for s in (state, other)}
+    assert len(choices) == 1
