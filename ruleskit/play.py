@@ -34,7 +34,7 @@ from .runtime.state import State
 from .safetext import plain
 from .saves import SAVE_FORMAT
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
-from .tableau import Redaction
+from .tableau import Redaction, known_items, secret_items
 
 HUMAN = "human"
 BOT_SEED_SALT = 104729
@@ -357,9 +357,11 @@ def _read_line(prompt: str) -> str:
 
 
 def revealed(before: State, after: State, viewer: int) -> bool:
-    """True if `viewer` now sees an item, a stack's top or a face that was hidden from them before."""
+    """True if `viewer` now sees an item, a stack's top or a face that was hidden from them before: in a zone,
+    in a var it sees (a look at another's hand kept in `me.seen`) or among its own choice's options."""
     return (bool(_visible_items(after, viewer) - _visible_items(before, viewer))
-            or bool(_shown_tops(after, viewer) - _shown_tops(before, viewer)))
+            or bool(_shown_tops(after, viewer) - _shown_tops(before, viewer))
+            or not known_items(after, viewer).isdisjoint(secret_items(before, viewer)))
 
 
 def _shown_tops(state: State, viewer: int) -> Counter[str]:

@@ -117,6 +117,18 @@ def secret_items(state: State, viewer: int) -> set[str]:
     return present - visible_items(view) - _items_held(items, [view["vars"], view["player_vars"], view["items"]])
 
 
+def known_items(state: State, viewer: int) -> set[str]:
+    """Items `viewer` is shown now: in its view's zones and vars, and among the options of its own pending
+    choice (a choice from the face-down deck shows the cards it offers)."""
+    view = state.view(viewer)
+    items = state.game.model.item_kind
+    values: list[Any] = [view["vars"], view["player_vars"], view["items"]]
+    pending = state.pending
+    if pending is not None and pending["player"] == viewer:
+        values += [value for _, _, value in pending["options"]]
+    return visible_items(view) | _items_held(items, values)
+
+
 def _items_held(items: dict[str, str], values: list[Any]) -> set[str]:
     """The item ids among `values` and the tables and lists nested in them."""
     found: set[str] = set()

@@ -82,3 +82,67 @@ def test_hot_seat_screen_follows_the_human_to_decide(served: Any) -> None:
     table.client.post(f"/api/seat/{screen['token']}/act", json={"action": action, "version": screen["version"]})
     now = table.table.state.players_to_decide()[0]
     assert table.client.get(table.host + "/screen").json()["seat"] == now
+
+
+PEEKING = """
+[kinds.card]
+items.ace = { name = "Ace of Spades" }
+items.two = { name = "Two of Hearts" }
+items.three = { name = "Three of Clubs" }
+
+[zones.deck]
+of = "card"
+visible = "none"
+start = ["ace", "two", "three"]
+
+[vars.seen]
+type = "card"
+owner = "player"
+visible = "owner"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "shuffle deck"
+max_turns = 6
+
+[actions.spy]
+stage = "main"
+label = "Look at the top card of the deck"
+effect = "set me.seen = first(deck)\\nend turn"
+
+[actions.scry]
+stage = "main"
+label = "Look through the deck and put a card on top"
+effect = "let c = choose me from items(deck) prompt \\"Put which card on top?\\"\\nmove c from deck to deck\\nend turn"
+
+[actions.pass]
+stage = "main"
+label = "Pass"
+effect = "end turn"
+
+[scoring]
+score = "0"
+"""
+
+
+def test_no_undo_past_a_card_seen_in_a_var_or_among_a_choices_options(served: Any, tmp_path: Path) -> None:
+    """A look at the face-down deck kept in a var only its owner sees, or offered as the options of a choice,
+    showed no new card in any zone, and the look could be taken back."""
+    (tmp_path / "pack.toml").write_text('name = "peeking"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(PEEKING)
+    for action in ("spy", "scry"):
+        table = served(str(tmp_path), ["human", "random"], seed=3)
+        assert table.act(0, action).status_code == 200
+        assert table.table.state.players_to_decide() == [0]
+        response = undo(table, 0)
+        assert response.status_code == 409 and "revealed" in response.json()["error"], action
+        assert not table.payload(0)["canUndo"]
+    table = served(str(tmp_path), ["human", "random"], seed=3)  # a look at nothing hidden is taken back
+    assert table.act(0, "pass").status_code == 200
+    assert undo(table, 0).status_code == 200
