@@ -13,6 +13,7 @@ hidden from a human player and is now shown to them.
 from __future__ import annotations
 
 import json
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,7 @@ from .tableau import Redaction, known_items, secret_items
 
 HUMAN = "human"
 BOT_SEED_SALT = 104729
+MAX_SEED = 2**63 - 1
 LAYOUTS = ("auto", "compact", "full")
 # Below this size the table is drawn compactly (a few wrapped lines per section).
 FULL_LAYOUT_SIZE = (100, 40)
@@ -350,6 +352,12 @@ class PlaySession:
         self.tell_story()
         self.console.print(self.display.result(self.state))
         self.write_log()
+
+
+def fresh_seed() -> int:
+    """A seed for a game among people that nobody can guess: with a known one (0, the default it was), anyone
+    could deal the same game again and read every hidden hand and the deck's order."""
+    return secrets.randbelow(MAX_SEED + 1)
 
 
 def _read_line(prompt: str) -> str:

@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--seats", default=None,
                         help="who sits where, comma-separated: human, random, greedy "
                              "(default: a human in seat 1 and random bots elsewhere)")
-    parser.add_argument("--seed", type=seed_int, default=0, help="the game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=None,
+                        help="the game's seed (default: drawn at random, so no player can deal the game again)")
     parser.add_argument("--scenario", metavar="FILE", help="start from a scenario file instead of a new game")
     parser.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
     parser.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log to FILE when it ends or you quit")
@@ -36,10 +37,12 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import PackError
     from ..game import load
     from ..outputs import check_output_file
-    from ..play import HUMAN, PlaySession
+    from ..play import HUMAN, PlaySession, fresh_seed
     from ..saves import load_saved
     from ..scenarios import load_scenario
 
+    if args.seed is None:
+        args.seed = fresh_seed()
     if args.log:  # checked now, not when the game is over and its log would be lost
         check_output_file(args.log, "--log")
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None

@@ -35,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--seats", default=None,
                         help="who sits where, comma-separated: human, random, greedy "
                              "(default: a human in seat 1 and random bots elsewhere)")
-    parser.add_argument("--seed", type=seed_int, default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=None,
+                        help="the first game's seed (default: drawn at random, so no player can deal it again)")
     parser.add_argument("--scenario", metavar="FILE", help="start every game from this scenario file")
     return run
 
@@ -51,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
         raise PackError("'ruleskit serve' needs the web extra: pip install 'ruleskit[web]'") from None
     from ..bots import check_bot_names
     from ..game import load
-    from ..play import HUMAN
-    from ..web.lobby import MAX_SEED, Lobby
+    from ..play import HUMAN, MAX_SEED
+    from ..web.lobby import Lobby
     from ..web.replay import LogReplay
     from ..web.table import Refusal
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
         if seats is not None:
             check_bot_names([s for s in seats if s != HUMAN])
-        if not 0 <= args.seed <= MAX_SEED:
+        if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
             raise PackError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {args.seed}")
         game = load(args.pack)
         if args.players is not None and not game.min_players <= args.players <= game.max_players:

@@ -13,24 +13,24 @@ from typing import Any
 from ..bots import BOTS
 from ..errors import RulesError
 from ..game import Game
-from ..play import HUMAN
+from ..play import HUMAN, MAX_SEED, fresh_seed
 from ..scenarios import load_scenario
 from ..tableau import Tableau
 from .table import Refusal, WebTable, new_token, table_from_save
-
-MAX_SEED = 2**63 - 1
 
 
 class Lobby:
     """The pack being served and its current table."""
 
-    def __init__(self, game: Game, players: int | None = None, seats: list[str] | None = None, seed: int = 0,
-                 scenario: str | Path | None = None) -> None:
+    def __init__(self, game: Game, players: int | None = None, seats: list[str] | None = None,
+                 seed: int | None = None, scenario: str | Path | None = None) -> None:
         self.game = game
         self.tableau = Tableau(game)
         self.host_token = new_token()
         self.scenario = Path(scenario) if scenario else None
-        self.seed = seed
+        self.seed = seed  # the last game's
+        # The first game's seed, if given; any other game not given one draws a fresh one (`fresh_seed`).
+        self.next_seed = seed
         self.players = players or (len(seats) if seats else game.min_players)
         self.seats = seats or [HUMAN] + ["random"] * (self.players - 1)
         self.seats_given = seats is not None
@@ -53,7 +53,8 @@ class Lobby:
         # A scenario fixes the number of players: default seats follow it.
         default_seats = seats is None and not self.seats_given
         seats = self.seats if seats is None else seats
-        seed = self.seed if seed is None else seed
+        if seed is None:
+            seed = self.next_seed if self.next_seed is not None else fresh_seed()
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise Refusal(f"the seed must be a whole number from 0 to {MAX_SEED}")
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -77,6 +78,7 @@ class Lobby:
             raise Refusal(exc.message) from None
         self.table = table
         self.players, self.seats, self.seed = state.players, list(seats), seed
+        self.next_seed = None
         return table
 
     def load(self, text: str) -> WebTable:

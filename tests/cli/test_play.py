@@ -22,7 +22,7 @@ def _play(args: list[str], lines: list[str], script, capsys) -> tuple[int, str, 
 
 
 def test_shows_board_players_and_numbered_actions(script, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, prompts = _play([SHOWN, "--seats", "human,random"], ["quit"], script, capsys)
+    code, out, prompts = _play([SHOWN, "--seats", "human,random", "--seed", "0"], ["quit"], script, capsys)
     assert code == 0
     assert "Dice Race: turn 1" in out
     assert "start[♟1 ♟2]" in out            # the board layout from the display hints
@@ -34,7 +34,7 @@ def test_shows_board_players_and_numbered_actions(script, capsys) -> None:  # ty
 
 
 def test_bad_input_is_answered_not_crashed(script, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = _play([SHOWN, "--seats", "human,random"], ["bogus", "99", "0", "", "help", "save", "quit"],
+    code, out, _ = _play([SHOWN, "--seats", "human,random", "--seed", "0"], ["bogus", "99", "0", "", "help", "save", "quit"],
                          script, capsys)
     assert code == 0
     assert "Unknown command 'bogus'" in out
@@ -54,7 +54,7 @@ def test_undo_stops_at_chance_but_takes_back_plain_moves(script, capsys) -> None
 
 
 def test_nothing_to_undo_at_the_start(script, capsys) -> None:  # type: ignore[no-untyped-def]
-    _, out, _ = _play([SHOWN, "--seats", "human,random"], ["undo", "quit"], script, capsys)
+    _, out, _ = _play([SHOWN, "--seats", "human,random", "--seed", "0"], ["undo", "quit"], script, capsys)
     assert "Nothing to undo." in out
 
 
@@ -90,7 +90,7 @@ def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) ->
 def test_a_file_name_the_system_cannot_take_is_refused_and_the_game_goes_on(
         tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "game.jsonl"
-    code, out, prompts = _play([SHOWN, "--seats", "human,random", "--log", str(log)],
+    code, out, prompts = _play([SHOWN, "--seats", "human,random", "--seed", "0", "--log", str(log)],
                                ["save a\x00b", "1", "quit"], script, capsys)
     assert code == 0
     assert "Cannot save to 'a\\x00b': not a usable file name" in out
@@ -100,7 +100,7 @@ def test_a_file_name_the_system_cannot_take_is_refused_and_the_game_goes_on(
 
 def test_bot_only_game_runs_to_the_end_and_its_log_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "game.jsonl"
-    code, out, prompts = _play([SHOWN, "--seats", "greedy,random", "--log", str(log)], [], script, capsys)
+    code, out, prompts = _play([SHOWN, "--seats", "greedy,random", "--seed", "0", "--log", str(log)], [], script, capsys)
     assert code == 0 and prompts == []
     assert "Game over" in out and "Log written" in out
     assert json.loads(log.read_text().splitlines()[-1])["type"] == "result"
@@ -109,7 +109,7 @@ def test_bot_only_game_runs_to_the_end_and_its_log_replays(tmp_path: Path, scrip
 
 def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "partial.jsonl"
-    code, _, _ = _play([SHOWN, "--seats", "human,random", "--log", str(log)], ["1", "1"], script, capsys)
+    code, _, _ = _play([SHOWN, "--seats", "human,random", "--seed", "0", "--log", str(log)], ["1", "1"], script, capsys)
     assert code == 0
     assert main(["replay", str(log), SHOWN]) == 0
     assert "unfinished" in capsys.readouterr().out
@@ -181,3 +181,15 @@ def test_a_board_layout_of_blank_lines_falls_back_to_the_list_of_spaces(tmp_path
     odd = _variant_of_shown(tmp_path, '[update.display]\nboard = "\\n\\n"\n')
     code, out, _ = _play([str(odd), "--seats", "human,random"], ["quit"], script, capsys)
     assert code == 0 and "Board:" in out and "Traceback" not in out
+
+
+def test_a_game_with_no_seed_given_cannot_be_dealt_again(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Without --seed a game was dealt from seed 0: anyone could deal it again (`new_game(seed=0)`) and read the
+    other hands and the deck's order. Each game not given a seed now draws one nobody can guess."""
+    seeds = []
+    for name in ("a.jsonl", "b.jsonl"):
+        log = tmp_path / name
+        code, _, _ = _play([DUEL, "--seats", "human,human", "--log", str(log)], ["quit"], script, capsys)
+        assert code == 0
+        seeds.append(json.loads(log.read_text().splitlines()[0])["seed"])
+    assert 0 not in seeds and seeds[0] != seeds[1]

@@ -44,7 +44,7 @@ def test_clean_keeps_newlines_when_asked() -> None:
 @pytest.mark.parametrize("layout", ["compact", "full"])
 def test_hostile_pack_plays_and_shows_its_text_literally(layout: str, script, capsys) -> None:  # type: ignore[no-untyped-def]
     script(["1", "3", "1", "2", "3"] * 10)
-    code = main(["play", HOSTILE, "--seats", "human,random", "--layout", layout])
+    code = main(["play", HOSTILE, "--seats", "human,random", "--seed", "0", "--layout", layout])
     out = capsys.readouterr()
     text = out.out + out.err
     assert code == 0 and "Traceback" not in text
@@ -71,7 +71,7 @@ def test_hostile_pack_on_a_colour_terminal_sends_only_rich_styles() -> None:
 
 
 def test_the_game_end_reason_is_shown_literally(script, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    code = main(["play", HOSTILE, "--seats", "random,random", "--log", str(tmp_path / "log.jsonl")])
+    code = main(["play", HOSTILE, "--seats", "random,random", "--seed", "0", "--log", str(tmp_path / "log.jsonl")])
     text = capsys.readouterr().out
     assert code == 0 and "[/x]won" in text and "\x1b[?1049h" not in text
 

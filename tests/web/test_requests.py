@@ -301,3 +301,21 @@ def test_an_error_in_the_packs_code_while_answering_is_its_located_message(serve
         assert response.status_code == 500
         assert "division by zero in shows of zone table" in response.json()["error"]
         assert "game.toml:9" in response.json()["error"]
+
+
+def test_a_game_not_given_a_seed_draws_one_nobody_can_guess() -> None:
+    """`serve` dealt its first game from seed 0, and each "New game" from the last game's seed: a player at a
+    seat's address could deal the same game at home and read every hidden hand. A seed given is kept for the
+    game it is given to only."""
+    import ruleskit
+    from ruleskit.web.lobby import Lobby
+
+    game = ruleskit.load("tests/packs/card_duel")
+    lobby = Lobby(game, 2, ["human", "human"])
+    seeds = [lobby.start().state.data["seed"], lobby.start().state.data["seed"]]
+    assert 0 not in seeds and seeds[0] != seeds[1]
+    given = Lobby(game, 2, ["human", "human"], 4)
+    assert given.start().state.data["seed"] == 4
+    assert given.info()["defaults"]["seed"] == 4
+    assert given.start().state.data["seed"] != 4
+    assert given.start(seed=4).state.data["seed"] == 4

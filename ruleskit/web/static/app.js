@@ -343,7 +343,8 @@ async function openNewGame() {
   const panel = $("panel");
   const seatsBox = el("div", { class: "row" });
   const players = el("input", { type: "number", id: "new-players", min: info.minPlayers, max: info.maxPlayers, value: info.defaults.players, disabled: info.scenario ? true : null });
-  const seed = el("input", { type: "number", id: "new-seed", min: 0, value: info.defaults.seed });
+  // Left empty, the server draws a seed nobody can guess (a known seed deals the same hidden cards again).
+  const seed = el("input", { type: "number", id: "new-seed", min: 0, placeholder: "random" });
   const drawSeats = () => {
     const count = Math.max(info.minPlayers, Math.min(info.maxPlayers, Number(players.value) || info.minPlayers));
     const old = [...seatsBox.querySelectorAll("select")].map(s => s.value);
@@ -358,7 +359,7 @@ async function openNewGame() {
   const start = async () => {
     const seats = [...seatsBox.querySelectorAll("select")].map(s => s.value);
     try {
-      await post(`/api/host/${page.token}/new`, { players: Number(players.value), seats, seed: Number(seed.value) });
+      await post(`/api/host/${page.token}/new`, { players: Number(players.value), seats, seed: seed.value === "" ? null : Number(seed.value) });
       closePanel();
       page.atScreen = null;
       page.payload = null;
