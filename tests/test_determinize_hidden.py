@@ -59,8 +59,8 @@ score = "if winner == p then 1 else 0"
 """
 
 
-def write_pack(folder: Path, text: str) -> Path:
-    (folder / "pack.toml").write_text('name = "secrets"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+def write_pack(folder: Path, text: str, players: int = 2) -> Path:
+    (folder / "pack.toml").write_text(f'name = "secrets"\nversion = "1"\nplayers = {{ min = 2, max = {players} }}\n'
                                       'files = ["game.toml"]\n')
     (folder / "game.toml").write_text(text)
     return folder
@@ -84,3 +84,59 @@ def test_hidden_vars_are_guessed_not_copied(tmp_path: Path, backend: str) -> Non
     assert other.determinized(0, 1).data == copy.data
     choices = {GreedyBot(game, 3).choose(s, 0).id for s in (state, other)}
     assert len(choices) == 1
+
+
+BAGS = """
+[kinds.gem]
+items.ruby = { name = "Ruby" }
+items.pearl = { name = "Pearl" }
+
+[zones.bag]
+type = "pool"
+of = "gem"
+owner = "player"
+visible = "owner"
+
+[zones.supply]
+type = "pool"
+of = "gem"
+start = { ruby = 3, pearl = 3 }
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "move 2 of ruby from supply to players[0].bag\\nmove 1 of pearl from supply to players[1].bag"
+max_turns = 3
+
+[actions.pass]
+stage = "main"
+label = "Pass"
+effect = "end turn"
+
+[scoring]
+score = "0"
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hidden_pools_are_redrawn_among_themselves(tmp_path: Path, backend: str) -> None:
+    """A copy kept each hidden bag's true tokens: Player 3 knew that Player 1's two tokens were the rubies."""
+    game = ruleskit.load(write_pack(tmp_path, BAGS, players=3), backend=backend, cache=False)
+    state = game.new_game(players=3, seed=1)
+    other = state.clone()
+    other.data["z"]["bag@0"] = {"ruby": 1, "pearl": 1}
+    other.data["z"]["bag@1"] = {"ruby": 1, "pearl": 0}
+    assert other.view(2) == state.view(2)
+    copies = [state.determinized(2, seed).data["z"] for seed in range(8)]
+    assert [other.determinized(2, seed).data["z"] for seed in range(8)] == copies
+    for zones in copies:
+        assert sum(zones["bag@0"].values()) == 2 and sum(zones["bag@1"].values()) == 1
+        assert zones["bag@0"]["ruby"] + zones["bag@1"].get("ruby", 0) == 2
+        assert zones["supply"] == state.data["z"]["supply"] and zones["bag@2"] == state.data["z"]["bag@2"]
+    assert len({zones["bag@1"].get("ruby", 0) for zones in copies}) == 2  # either bag may hold the pearl
+    own = state.determinized(0, 1).data["z"]  # the viewer's own bag is known
+    assert own["bag@0"] == state.data["z"]["bag@0"]

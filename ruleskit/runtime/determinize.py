@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..limits import MAX_ZONE_ITEMS
 from . import rng
 from .engine import start_value
 from .faces import redeal, uses_faces
@@ -31,10 +32,43 @@ def determinize(model: Model, data: dict[str, Any], viewer: int, seed: int, prog
         work = redeal(program, data, viewer)  # tokens shown stay shown; `redraw = "self"` zones keep to themselves
     else:
         work = _redeal_hidden_zones(model, data, viewer)
+    work += _redeal_hidden_pools(model, data, viewer)
     simul = data["flow"].get("simul")
     if simul is not None:  # others' secret picks are unknown to the viewer: in the copy they have not picked yet
         simul["picks"] = {seat: pick for seat, pick in simul["picks"].items() if seat == str(viewer)}
     return work + _reset_hidden_vars(model, data, viewer)
+
+
+def _redeal_hidden_pools(model: Model, data: dict[str, Any], viewer: int) -> int:
+    """Redraw the tokens of the pools hidden from `viewer` among the hidden pools of their kind, each keeping
+    its count (a copy kept every hidden bag's true tokens); the tokens handled. A group of more tokens than a
+    zone may hold is left as it is: its tokens would not fit in a list to shuffle."""
+    groups: dict[str, list[str]] = {}
+    for key in sorted(data["z"]):
+        zone = model.zones[key.partition("@")[0]]
+        if zone.type == "pool" and not zone.unlimited and not sees(zone.visible, zone_owner(model, key), viewer):
+            groups.setdefault(key if zone.redraw == "self" else zone.of, []).append(key)
+    work = 0
+    for keys in groups.values():
+        if len(keys) < 2:
+            continue  # one pool's tokens have nowhere else to go
+        pools = [data["z"][key] for key in keys]
+        total = sum(count for pool in pools for count in pool.values())
+        work += len(keys)
+        if total > MAX_ZONE_ITEMS:
+            continue
+        work += total
+        # Sorted first, so the copy depends only on what the viewer knows, not on which pool holds what.
+        tokens = rng.shuffled(data, sorted(item for pool in pools for item, count in pool.items()
+                                           for _ in range(count)))
+        for key, pool in zip(keys, pools, strict=True):
+            size = sum(pool.values())
+            redrawn = {item: 0 for item in pool}
+            for _ in range(size):
+                item = tokens.pop()
+                redrawn[item] = redrawn.get(item, 0) + 1
+            data["z"][key] = redrawn
+    return work
 
 
 def _reset_hidden_vars(model: Model, data: dict[str, Any], viewer: int) -> int:
