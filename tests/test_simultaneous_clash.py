@@ -63,3 +63,56 @@ def test_the_later_clashing_pick_is_refused_and_the_game_goes_on(tmp_path: Path)
     assert state.history[-1]["messages"] == ["Player 2's choice was refused: table holds 0 ruby, not 1"]
     assert not state.is_terminal and state.current_player == (0, 1)
     assert sorted(a.id for a in state.legal_actions(1)) == ["take:opal"]
+
+
+RAID = """
+[kinds.gem]
+items.ruby = { name = "Ruby" }
+items.opal = { name = "Opal" }
+
+[zones.supply]
+type = "pool"
+of = "gem"
+start = { ruby = 6, opal = 6 }
+
+[zones.stash]
+type = "pool"
+of = "gem"
+owner = "player"
+visible = "owner"
+
+[stages.raid]
+simultaneous = "players"
+resolve = "end turn"
+
+[phases.play]
+stage = "raid"
+
+[flow]
+start = "play"
+setup = "for p in players { move 1 of opal from supply to p.stash }\\nmove 1 of ruby from supply to players[0].stash\\nmove 2 of ruby from supply to players[1].stash"
+max_turns = 5
+
+[actions.raid]
+stage = "raid"
+params = { n = "range(1, 4)" }
+label = "Take {n} from the next player's stash"
+effect = "move n of ruby from next_player(me).stash to me.stash"
+
+[scoring]
+score = "count(p.stash)"
+"""
+
+
+def test_a_refused_pick_does_not_tell_how_many_a_hidden_pool_holds(tmp_path: Path) -> None:
+    """A refused pick is told to everyone; its reason gave how many rubies lie in a stash only its owner sees
+    ("stash holds 2 Ruby, not 3"), where the others see only how many gems it holds."""
+    (tmp_path / "pack.toml").write_text(MANIFEST)
+    (tmp_path / "game.toml").write_text(RAID)
+    state = ruleskit.load(tmp_path).new_game(players=2, seed=1)
+    assert [state.view(0)["zones"][f"stash@{p}"] for p in (0, 1)][1] == {"hidden": True, "count": 3}
+    state.apply("raid:3", player=0)
+    state.apply("raid:3", player=1)
+    told = state.history[-1]["messages"]
+    assert len(told) == 2 and all("fewer than 3" in m for m in told), told
+    assert not any("holds 1" in m or "holds 2" in m for m in told), told

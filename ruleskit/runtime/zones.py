@@ -152,7 +152,10 @@ def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:
     if zone.type == "pool":
         have = content.get(item, 0)
         if have < count:
-            raise RuleViolation(f"{_label(ctx, ref)} holds {have} {label_of(ctx.model, item)}, not {count}")
+            # A refusal may be told to everyone (a simultaneous pick's): a pool not all may see keeps its count.
+            held = f"{have} {label_of(ctx.model, item)}, not {count}" if zone.visible == "all" else \
+                f"fewer than {count} {label_of(ctx.model, item)}"
+            raise RuleViolation(f"{_label(ctx, ref)} holds {held}")
         content[item] = have - count
         return
     for _ in range(count):
