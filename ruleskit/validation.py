@@ -168,6 +168,8 @@ def check_value(path: str, model: Model, type_name: str, value: Any, players: in
     elif type_name in model.kinds:
         if value is not None and (not isinstance(value, str) or model.item_kind.get(value) != type_name):
             raise InvalidData(path, f"should be an item of kind '{type_name}' (or none), not {_short(value)}")
+        if value is not None:
+            _check_seat_of_item(model, value, players, path)
     else:
         check_size(path, value)
         check_plain(path, value)
@@ -296,8 +298,10 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
         if zone.type == "pool":
             counts = check_table(where, content)
             for item, count in counts.items():
-                _check_member(model, zone.of, item, _at(where, item))
+                _check_member(model, zone.of, item, players, _at(where, item), seated=False)
                 check_int(_at(where, item), count, 0)
+                if count:  # a pool starts with every item of its kind, those of seats not in the game at 0
+                    _check_seat_of_item(model, item, players, _at(where, item))
             if room is not None:
                 _check_room(model, zone, key, where, list(counts.items()), room)
             continue
@@ -310,7 +314,7 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
         for index, item in enumerate(slots):
             if item is None and zone.type == "row":
                 continue
-            _check_member(model, zone.of, item, _at(where, index))
+            _check_member(model, zone.of, item, players, _at(where, index))
             if item in placed and unique_items:
                 raise InvalidData(_at(where, index), f"'{item}' is already in zone '{placed[item]}'")
             placed[item] = key
@@ -329,9 +333,35 @@ def _check_room(model: Model, zone: Any, key: str, where: str, held: list[tuple[
                              f"of {room}")
 
 
-def _check_member(model: Model, kind: str, item: Any, path: str) -> None:
+def _check_member(model: Model, kind: str, item: Any, players: int, path: str, seated: bool = True) -> None:
     if not isinstance(item, str) or item not in model.item_kind or (kind and model.item_kind[item] != kind):
         raise InvalidData(path, f"{_short(item)} is not an item" + (f" of kind '{kind}'" if kind else ""))
+    if seated:
+        _check_seat_of_item(model, item, players, path)
+
+
+def _check_seat_of_item(model: Model, item: str, players: int, path: str) -> None:
+    """An item of a per-player kind is in the game only if its seat is (`pawn_3` of a 2-player game has no
+    vars in the state, and code reading it failed later at a line of the pack), unless the pack's own
+    starting content holds it, where play can reach it too."""
+    owner = model.item_data[item].get("owner")
+    if model.kinds[model.item_kind[item]].per_player and isinstance(owner, int) and owner >= players \
+            and not _started_with(model, item):
+        raise InvalidData(path, f"{_short(item)} belongs to player {owner}, who is not in this {players}-player "
+                                "game")
+
+
+def _started_with(model: Model, item: str) -> bool:
+    """Whether a game of the pack starts with `item` somewhere: in a zone's or a var's start, or listed by an
+    unlimited pool of its kind (a pool starts with every item of its kind, at 0 if not given)."""
+    for zone in model.zones.values():
+        if zone.type == "pool" and zone.unlimited and zone.of == model.item_kind[item]:
+            return True
+        if item in (zone.start or ()) and (not isinstance(zone.start, dict) or zone.start[item]):
+            return True
+    declared = [model.game_vars, model.player_vars, *(kind.vars for kind in model.kinds.values())]
+    return any(var.start == item or isinstance(var.start, list) and item in var.start
+               for table in declared for var in table.values())
 
 
 def _check_blocked(model: Model, blocked: Any, path: str) -> None:
