@@ -22,6 +22,7 @@ from .limits import MAX_INT_DIGITS, MAX_LIST, MAX_NESTING, MAX_ZONE_ITEMS
 if TYPE_CHECKING:
     from .game import Game
     from .model import Model
+    from .runtime.state import State
     from .schema import VarDef
 
 FLOW_KEYS = {"phase", "stage", "active", "order", "pos", "turn", "round", "end_turn", "entered", "simul", "idle",
@@ -206,7 +207,7 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
     players = table["data"]["n"]
     check_history(table["history"], players, _at(path, "history"))
     if table["pending"] is not None:
-        check_pending(game, table["pending"], players, _at(path, "pending"))
+        check_pending(game, table["pending"], players, _at(path, "pending"), (_at(path, "data"), table["data"]))
     elif table["data"]["result"] is None:
         if not table["data"]["flow"]["order"]:
             # The engine stops for a decision in a phase only once its turn order is made (a choice in the
@@ -479,9 +480,10 @@ def check_history(history: Any, players: int, path: str) -> None:
             check_str(_at(_at(where, "messages"), number), message)
 
 
-def check_pending(game: Game, pending: Any, players: int, path: str) -> None:
+def check_pending(game: Game, pending: Any, players: int, path: str, data: tuple[str, Any] | None = None) -> None:
     """A decision in the middle of a job: the job must be one the pack offers at its base state, and
-    re-running it with the recorded answers must stop at this very decision."""
+    re-running it with the recorded answers must stop at this very decision (with the game's data, if
+    given as its path and value, as it stands there)."""
     table = check_table(path, pending)
     check_keys(path, table, ("job", "answers", "base", "player", "prompt", "options", "logged"), ("reseed",))
     check_data(game, table["base"], _at(path, "base"))
@@ -513,12 +515,12 @@ def check_pending(game: Game, pending: Any, players: int, path: str) -> None:
         check_seat(_at(_at(path, "reseed"), "viewer"), reseed["viewer"], players)
         check_int(_at(_at(path, "reseed"), "seed"), reseed["seed"])
         check_int(_at(_at(path, "reseed"), "after"), reseed["after"], 0)
-    _rerun_job(game, table, path)
+    _rerun_job(game, table, path, data)
 
 
-def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
+def _rerun_job(game: Game, pending: dict[str, Any], path: str, data: tuple[str, Any] | None) -> None:
     """Offer the job at its base (or run the setup from it) and answer it again: it must reach the same
-    decision, with the same options."""
+    decision, with the same options, every answer taken by the job itself."""
     from .errors import RulesError
     from .runtime.data import copy_data
     from .runtime.state import State
@@ -529,7 +531,7 @@ def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
             probe = State.setup_answered(game, copy_data(pending["base"]), pending["answers"], pending.get("reseed"))
         except RulesError as exc:
             raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
-        _same_decision(probe.pending, pending, path)
+        _same_decision(probe, pending, path, data)
         return
     probe = State(game, copy_data(pending["base"]), None, [])
     try:
@@ -541,21 +543,35 @@ def _rerun_job(game: Game, pending: dict[str, Any], path: str) -> None:
         probe.apply(offered[0].id, player=job["player"])
         if "reseed" in pending and probe.pending is not None:
             probe.pending = {**probe.pending, "reseed": pending["reseed"]}
-        for answer in pending["answers"]:
-            probe.apply(answer, player=probe.pending["player"] if probe.pending else None)
+        for index, answer in enumerate(pending["answers"]):
+            # Once the job is over, an answer would be taken as the next decision of the game: the engine,
+            # going on from this choice, runs the job alone again and drops such answers, and the game
+            # stepped back to the end of the job.
+            if probe.pending is None or _as_json(probe.pending["job"]) != job:
+                raise InvalidData(_at(_at(path, "answers"), index), "the job is over before this answer")
+            probe.apply(answer, player=probe.pending["player"])
     except InvalidData:
         raise
     except RulesError as exc:
         raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
-    _same_decision(probe.pending, pending, path)
+    _same_decision(probe, pending, path, data)
 
 
-def _same_decision(reached: dict[str, Any] | None, pending: dict[str, Any], path: str) -> None:
+def _same_decision(probe: State, pending: dict[str, Any], path: str, data: tuple[str, Any] | None) -> None:
     # Options are compared as a set: their order follows the order of keys in the saved data, which a
     # JSON writer may have sorted.
+    reached = probe.pending
     if (reached is None or reached["player"] != pending["player"] or reached["prompt"] != pending["prompt"]
+            or _as_json(reached["job"]) != pending["job"]
             or sorted(map(json.dumps, _as_json(reached["options"]))) != sorted(map(json.dumps, pending["options"]))):
         raise InvalidData(path, "the job, re-run with its answers, does not stop at this decision")
+    # The chance outcomes the history already holds, and what the players are shown while the choice is open
+    # (an answer re-runs the job from its base): both as the job left them.
+    if reached["logged"] != pending["logged"]:
+        raise InvalidData(_at(path, "logged"), f"the job, re-run with its answers, has drawn {reached['logged']} "
+                                               f"chance outcomes, not {pending['logged']}")
+    if data is not None and _as_json(probe.data) != data[1]:
+        raise InvalidData(data[0], "not as the job, re-run with its answers, leaves the game at this decision")
 
 
 def _as_json(value: Any) -> Any:

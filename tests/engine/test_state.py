@@ -193,13 +193,22 @@ def test_pending_options_are_shown_only_to_the_chooser(card_duel: ruleskit.Game)
     assert len(chooser["options"]) == 4 and "options" not in other
 
 
+def _past_setup(game: ruleskit.Game) -> State:
+    """A new game past the setup's choice: a state waiting on a choice must hold the data its job leaves there,
+    so one edited by hand is refused for that before its zones are looked at."""
+    state = game.new_game(players=2, seed=1)
+    while state.pending is not None:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
 def test_a_saved_stack_of_more_pieces_than_any_zone_may_hold_is_refused(card_duel: ruleskit.Game) -> None:
     """No move makes a stack of more than MAX_ZONE_ITEMS pieces: a save that has one is refused at load,
     naming the zone, before anything of the game runs."""
     from ruleskit.limits import MAX_ZONE_ITEMS
     from ruleskit.validation import InvalidData
 
-    saved = card_duel.new_game(players=2, seed=1).to_json()
+    saved = _past_setup(card_duel).to_json()
     saved["data"]["z"]["deck"] = ["red1"] * MAX_ZONE_ITEMS
     State.from_json(card_duel, saved)  # as many as a zone may hold: loads
     saved["data"]["z"]["deck"].append("red1")
@@ -212,7 +221,7 @@ def test_a_saved_zone_whose_pieces_outweigh_its_capacity_is_refused(card_duel: r
     have put there, though they are only two pieces."""
     from ruleskit.validation import InvalidData
 
-    saved = card_duel.new_game(players=2, seed=1).to_json()
+    saved = _past_setup(card_duel).to_json()
     saved["data"]["z"]["vault@0"] = {"pearl": 1, "ruby": 1}  # weight 3: full, and loads
     State.from_json(card_duel, saved)
     saved["data"]["z"]["vault@0"] = {"ruby": 2}
