@@ -314,7 +314,7 @@ def _set_rolls(doc: TomlDoc, state: State, model: Model) -> None:
         if die not in model.dice:
             raise doc.error(keypath, f"unknown die '{die}'", did_you_mean(die, model.dice))
         faces = model.dice[die].faces
-        if not isinstance(values, list) or not all(v in faces for v in values):
+        if not isinstance(values, list) or not all(type(v) is int and v in faces for v in values):
             raise doc.error(keypath, f"rolls of '{die}' must be a list of its faces {faces}")
         script[die] = list(values)
     state.data["script"] = script

@@ -259,7 +259,7 @@ def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> 
         if die not in model.dice:
             raise InvalidData(where, "not a die of the pack")
         for index, face in enumerate(check_list(where, rolls)):
-            if face not in model.dice[die].faces:
+            if type(face) is not int or face not in model.dice[die].faces:  # true and 5.0 equal faces 1 and 5
                 raise InvalidData(_at(where, index), f"{_short(face)} is not a face of '{die}'")
 
 
