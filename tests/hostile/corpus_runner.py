@@ -58,6 +58,13 @@ def exercise(folder: Path, want: dict[str, str]) -> None:
     if load == "save":
         load_saved(folder / want.get("input", "save.json"), pack_of(want))
         return
+    if load == "tests":  # the pack's scenario tests (`ruleskit test --scenarios-only`): the first failure is the error
+        from ruleskit.errors import PackError
+        from ruleskit.testing.scenario_tests import run_pack_tests
+
+        for problem in run_pack_tests(pack_of(want) or folder).problems:
+            raise PackError(problem.message, file=problem.file, line=problem.line)
+        return
     if load == "state":
         game = ruleskit.load(pack_of(want) or "")
         ruleskit.State.from_json(game, (folder / want.get("input", "state.json")).read_text(encoding="utf-8"))

@@ -8,8 +8,9 @@ The corpora, one folder per case with an `expected.txt`:
     tests/bad_scenarios/  scenario files (load: scenario)
 
 `expected.txt` keys: `file` (the file the error names), `line` (optional),
-`message` (a fragment of it), `load`, `input` (the file to load, when not the
-default), `pack` (the pack the caller names: a path from the repository root,
+`message` (a fragment of it), `load` (`pack`, `scenario`, `log`, `save`,
+`state`, or `tests`: a pack's scenario tests, the first failure being the
+error), `input` (the file to load, when not the default), `pack` (the pack the caller names: a path from the repository root,
 a built-in name, or `none`), `xfail` (a defence still missing: the case is
 reported, not failed).
 

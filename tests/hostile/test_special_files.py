@@ -119,3 +119,27 @@ def test_test_command_names_its_log_safely() -> None:
         stem = safe_file_stem(name)
         assert stem and Path(stem).name == stem and not stem.startswith((".", "~")), stem
         assert stem.replace("_", "").replace(".", "").replace("-", "").isalnum() or stem == "pack", stem
+
+
+def test_a_long_list_of_decisions_written_with_escapes_is_read_within_the_corpus_limits(tmp_path: Path) -> None:
+    """The line of each decision of a scenario test is found in the text after the one before; an id written
+    with escapes (`\\u00e9`) is never found there. Each such one looked through the 200 lines after it again:
+    a 970 KB test file took 18 s of `ruleskit test`. The run here has the corpus runner's second of CPU."""
+    import json
+    import subprocess
+    import sys
+
+    case = tmp_path / "case"
+    pack = copy_pack(case)
+    (pack / "tests").mkdir()
+    written = '"' + "a" * 40 + '\\u00e9"'
+    row = ", ".join([written] * (9800 // (len(written) + 2)))
+    lines = ["players = 2", "then = [", *[row + ","] * 50, written + "]", "[expect]", 'stage = "roll"']
+    (pack / "tests" / "escaped.toml").write_text("\n".join(lines) + "\n")
+    (case / "expected.txt").write_text(f"load: tests\npack: {pack}\n")
+    runner = Path(__file__).with_name("corpus_runner.py")
+    done = subprocess.run([sys.executable, str(runner), str(case)], capture_output=True, text=True, timeout=600,
+                          check=False, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    outcome = json.loads(done.stdout.splitlines()[-1])
+    assert outcome["result"] == "error" and outcome["line"] == 2, outcome
+    assert "is not a legal action now" in outcome["message"], outcome
