@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .digits import plain_digits
 from .errors import PackError
 from .limits import MAX_INT_DIGITS, MAX_LIST, MAX_NESTING, MAX_ZONE_ITEMS
+from .runtime.values import MAX_INT as MAX_NUMBER
 
 if TYPE_CHECKING:
     from .game import Game
@@ -155,7 +156,9 @@ def check_value(path: str, model: Model, type_name: str, value: Any, players: in
             check_value(_at(path, index), model, inner, item, players)
         return
     if type_name == "int":
-        check_int(path, value)
+        # The rule language's numbers stop at +-2^62 ("number out of range" at the pack's line): one past it
+        # in a file failed there, at the first sum that read it.
+        check_int(path, value, -MAX_NUMBER, MAX_NUMBER)
         if var is not None and (var.min is not None and value < var.min or var.max is not None and value > var.max):
             raise InvalidData(path, f"should be within {var.min}..{var.max}, not {value}")
     elif type_name == "bool":
