@@ -42,7 +42,13 @@ def pack_ref(game: Game) -> str:
     return str(root)
 
 
+SCENARIO_NOT_LOGGED = ("a game set up at a scenario's position cannot be written as a log: a log replays from "
+                       "the pack's setup, which does not lead to that position; save the game instead")
+
+
 def log_lines(state: State, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    if state.from_scenario:
+        raise PackError(SCENARIO_NOT_LOGGED)
     game = state.game
     lines: list[dict[str, Any]] = [{
         "type": "header", "pack": game.name, "version": game.version, "hash": game.content_hash,

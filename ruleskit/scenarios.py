@@ -90,6 +90,7 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
     _set_rolls(doc, state, model)
     state.pending = None
     state._legal = None
+    state.mark_from_scenario()  # its log could not replay: a log starts from the pack's setup
     try:
         # A scenario may set one zone and leave its items where setup put them too (not checked: see check_data).
         check_data(game, state.data, "$")

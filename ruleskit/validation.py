@@ -473,7 +473,10 @@ def check_history(history: Any, players: int, path: str) -> None:
         where = _at(path, index)
         table = check_table(where, entry)
         if table.get("setup") is True:
-            check_keys(where, table, ("setup", "chance"), ("messages",))
+            check_keys(where, table, ("setup", "chance"), ("messages", "scenario"))
+            if "scenario" in table and table["scenario"] is not True:
+                raise InvalidData(_at(where, "scenario"), "must be true (the game was set up at a scenario's "
+                                                          "position) or left out")
         else:
             check_keys(where, table, ("player", "action", "chance"), ("messages",))
             check_seat(_at(where, "player"), table["player"], players)

@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 import ruleskit
-from ruleskit import PackError
+from ruleskit import PackError, State
 
 PACK = Path(__file__).parent / "packs" / "dice_race"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -67,3 +68,38 @@ def test_scenario_errors_are_located(tmp_path: Path, text: str, line: int, fragm
     assert error.file == str(path)
     assert error.line == line
     assert fragment in str(error)
+
+
+def test_a_game_set_up_at_a_scenario_is_saved_not_logged(tmp_path: Path) -> None:
+    # A log replays from the pack's setup, which does not lead to a scenario's position: such a log never
+    # replayed. The game says so, and still saves and resumes, marked, from its JSON.
+    from ruleskit.log import write_log
+
+    state = ruleskit.scenario(ROOT / "examples" / "scenarios" / "ophir-failed-check.toml")
+    assert state.from_scenario
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(PackError, match="scenario's position cannot be written as a log"):
+        write_log(state, tmp_path / "game.jsonl")
+    assert not (tmp_path / "game.jsonl").exists()
+    again = State.from_json(state.game, state.to_json())
+    assert again.from_scenario and again == state
+    assert not state.game.new_game(players=3, seed=1).from_scenario
+
+
+def test_play_refuses_to_log_a_scenario_game_before_it_starts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ruleskit.cli import main
+
+    log = tmp_path / "game.jsonl"
+    code = main(["play", "--scenario", str(ROOT / "examples" / "scenarios" / "ophir-failed-check.toml"),
+                 "--seats", "random,random,random", "--log", str(log)])
+    assert code != 0
+    assert "--log: a game set up at a scenario's position cannot be written as a log" in capsys.readouterr().err
+    assert not log.exists()
+
+
+def test_a_save_whose_setup_claims_a_scenario_wrongly_is_refused() -> None:
+    state = ruleskit.load("ophir").new_game(players=2, seed=1)
+    saved = state.to_json()
+    saved["history"][0]["scenario"] = "yes"
+    with pytest.raises(PackError, match=r"history\[0\]\.scenario"):
+        State.from_json(state.game, saved)

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import check_bot_names
     from ..errors import PackError
     from ..game import load
+    from ..log import SCENARIO_NOT_LOGGED
     from ..outputs import check_output_file
     from ..play import HUMAN, PlaySession, fresh_seed
     from ..saves import load_saved
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         raise PackError(f"--players {args.players} does not match the game, which has {state.players} players")
     if len(seats) != state.players:
         raise PackError(f"--seats names {len(seats)} seats for {state.players} players")
+    if args.log and state.from_scenario:  # refused now, not when the game is over
+        raise PackError(f"--log: {SCENARIO_NOT_LOGGED} (type 'save FILE' at the prompt)")
     session = PlaySession(game, state, seats, Console(highlight=False), seed=args.seed, log_path=args.log,
                           layout=args.layout)
     return session.run()

@@ -207,6 +207,20 @@ class State:
             self._history = self._history[:self._history_length]
         return self._history
 
+    @property
+    def from_scenario(self) -> bool:
+        """True for a game set up at a scenario's position rather than by the pack's setup. Its history does not
+        lead to that position, so it can be saved and resumed but not written as a log to replay."""
+        history = self.history
+        return bool(history) and history[0].get("scenario") is True
+
+    def mark_from_scenario(self) -> None:
+        """Record in the setup's history entry that this game was set up at a scenario's position."""
+        history = self.history
+        if not history or not history[0].get("setup"):
+            raise ValueError("only a game's setup can be marked as a scenario's")
+        history[0] = {**history[0], "scenario": True}  # a new entry: the old one may be shared with copies
+
     # ------------------------------------------------------------- creation
 
     @classmethod

@@ -19,7 +19,7 @@ import attrs
 from ..bots import BOTS, Bot, check_bot_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
-from ..log import log_lines, pack_ref
+from ..log import SCENARIO_NOT_LOGGED, log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
@@ -277,6 +277,8 @@ class WebTable:
 
     def log_text(self) -> str:
         with self.lock:
+            if self.state.from_scenario:
+                raise Refusal(SCENARIO_NOT_LOGGED)
             return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in log_lines(self.state))
 
 

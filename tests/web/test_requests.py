@@ -7,8 +7,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import ruleskit.web.app as web_app
 from ruleskit.runtime.state import State
+from ruleskit.web.table import Refusal
 
 STATIC = Path(web_app.__file__).parent / "static"
 
@@ -227,6 +230,9 @@ def test_a_scenario_starts_every_game_and_sets_the_seats(served: Any) -> None:
     assert expected.players_to_decide() == [0]  # the human decides first: no bot has moved
     assert table.state.data == expected.data
     assert lobby.info()["scenario"] == scenario.name
+    with pytest.raises(Refusal, match="cannot be written as a log"):  # a log could not replay it; a save can
+        table.log_text()
+    assert json.loads(table.save_text())["state"]["history"][0]["scenario"] is True
 
 
 def test_a_waiting_seat_may_take_an_anytime_action(served: Any) -> None:
