@@ -449,6 +449,18 @@ class GameBuilder:
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
+        from .packs import removal_hint
+
+        try:
+            return self._build()
+        except PackError as exc:
+            # A base's definition that names something a variant removed fails at the base's line: say so.
+            removed = removal_hint(exc.message, self.source.changes)
+            if removed is not None:
+                exc.hint = removed  # in place of a guess at what was meant
+            raise
+
+    def _build(self) -> Game:
         from .lang.codegen import GeneratingCompiler
         from .lang.compiler import Compiler
 

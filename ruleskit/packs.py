@@ -667,6 +667,16 @@ class _Layer:
             del self.definitions[key]
 
 
+def removal_hint(message: str, changes: list[Change]) -> str | None:
+    """If an error's message quotes a name that a variant of the chain removed, a hint saying which variant
+    removed it (the error itself is found where the base still uses the name)."""
+    quoted = set(re.findall(r"'([^']+)'", message))
+    for change in changes:
+        if change.action == "remove" and re.split(r"[. ]", change.key)[-1] in quoted:
+            return f"the variant '{change.pack}' removes {change.key}, which this still uses"
+    return None
+
+
 def _at(file: str, line: int | None) -> str:
     return f"{file}:{line}" if line else file
 

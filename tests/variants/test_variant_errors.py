@@ -83,3 +83,21 @@ def test_check_prints_the_located_error(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["check", str(root)]) == 1
     err = capsys.readouterr().err
     assert "calm.rk:1: error: cannot replace hook temple_gaurd_bonus" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("files, name, removed", [
+    ({"gone_rk": "remove rule basic_goods\n"}, "basic_goods", "rule basic_goods"),
+    ({"gone_toml": 'remove = ["zones.supply"]\n'}, "supply", "zones.supply"),
+])
+def test_removing_what_the_base_still_uses_names_the_variant_that_removed_it(
+        tmp_path: Path, files: dict[str, str], name: str, removed: str) -> None:
+    # The error is found where the base uses the name; the hint says which variant took it away.
+    error = error_of(ophir_variant(tmp_path / "v", **files))
+    assert f"'{name}'" in error.message and Path(error.file or "").parent.name == "ophir"
+    assert error.hint == f"the variant 'house' removes {removed}, which this still uses"
+
+
+def test_an_unknown_name_that_no_variant_removed_keeps_its_own_hint(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "v", extra_rk="rule doubled(p) = basic_goodz(p) * 2\n"))
+    assert "unknown function 'basic_goodz'" in error.message
+    assert error.hint == "did you mean 'basic_goods'?"
