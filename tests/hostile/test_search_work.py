@@ -16,7 +16,6 @@ import ruleskit
 from ruleskit import bots, mcts
 from ruleskit.bots import make_bot
 from ruleskit.errors import IllegalAction
-from ruleskit.rl import actions as rl_actions
 
 MANIFEST = """\
 name = "heavy-decisions"
@@ -161,6 +160,9 @@ def test_mcts_stops_its_search_at_the_limit(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_rl_sample_games_stop_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("gymnasium")  # ruleskit.rl needs the rl extra; the other tests here do not
+    from ruleskit.rl import actions as rl_actions
+
     game = heavy_pack(tmp_path)
     limit = 30 * (2 * WORK + 200)
     monkeypatch.setattr(rl_actions, "MAX_SEARCH_STEPS", limit)
