@@ -185,6 +185,16 @@ def read_log(path: str | Path, limit: int = 1_000_000) -> list[dict[str, Any]]:
     return lines
 
 
+def unnamed_pack(written: str, name: object, ref: object, commands: str) -> str:
+    """Why a log or save needs its pack named: a folder's path, or a name that is not built in.
+
+    A folder named like a built-in pack is not that pack, so "not built in" would be wrong for it.
+    """
+    if isinstance(ref, str) and ref not in builtin_packs() and ref != name:
+        return f"{written} the pack folder {ref}, not a built-in pack: name that folder ({commands})"
+    return f"{written} the pack '{name}', which is not built in: name its folder ({commands})"
+
+
 def log_game(header: dict[str, Any], name: str, pack: str | Path | Game | None = None) -> Game:
     """The game a log replays: `pack` as the user named it, else the built-in pack its header names.
 
@@ -204,8 +214,9 @@ def log_game(header: dict[str, Any], name: str, pack: str | Path | Game | None =
         elif header["pack"] in builtins and ref in (None, header["pack"]):
             game = load(builtins[header["pack"]])
         else:
-            raise PackError(f"this log was written with the pack '{header['pack']}', which is not built in: "
-                            "name its folder (ruleskit replay LOG PACK)", file=name, line=1)
+            raise PackError(unnamed_pack("this log was written with", header["pack"], ref,
+                                         "ruleskit replay LOG PACK, ruleskit test PACK --log LOG"),
+                            file=name, line=1)
     if game.content_hash != header["hash"]:
         raise ReplayMismatch(f"the pack '{game.name}' has changed since this log was written "
                              f"(content hash {game.content_hash[:12]} != {str(header['hash'])[:12]})",

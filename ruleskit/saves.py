@@ -17,6 +17,7 @@ from .bots import BOTS
 from .errors import PackError, RulesError, unusable_json
 from .game import Game, load
 from .limits import MAX_SAVE_BYTES
+from .log import unnamed_pack
 from .resources import builtin_packs
 from .runtime.state import State
 from .tomlfile import read_bytes
@@ -82,6 +83,5 @@ def _saved_game(data: dict[str, Any], name: str, pack: str | Path | Game | None)
     ref = data.get("ref")
     if isinstance(ref, str) and ref in builtins:
         return load(builtins[ref])
-    pack_name = data["state"].get("pack")
-    raise PackError(f"this game was saved with the pack '{pack_name}', which is not built in: name its folder "
-                    "(ruleskit play PACK --load FILE)", file=name)
+    raise PackError(unnamed_pack("this game was saved with", data["state"].get("pack"), ref,
+                                 "ruleskit play PACK --load FILE"), file=name)
