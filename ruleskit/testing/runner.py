@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,7 @@ import attrs
 
 from ..errors import PackError, PropertyFailure, RulesError
 from ..game import Game
-from ..log import log_game, log_lines, log_start, read_log
+from ..log import log_game, log_lines, log_start, pack_ref, read_log
 from ..runtime.state import State
 from . import invariants
 from .budget import Deadline, OutOfTime
@@ -49,6 +50,7 @@ class Failure:
     log_path: Path | None = None
     choices: list[int] | None = None  # the index chosen at each decision with a choice, for shrinking
     game_index: int = 0  # which game of the run it was
+    pack_folder: str | None = None  # the folder the log must be re-checked with; None for a built-in pack
 
     def describe(self) -> str:
         lines = [f"FAILED: {self.name}: {self.detail}"]
@@ -66,7 +68,9 @@ class Failure:
             lines.append("  state:")
             lines.extend("    " + line for line in describe_state(self.state).splitlines())
         if self.log_path is not None:
-            lines.append(f"  replay log: {self.log_path} (re-check with: ruleskit test --log {self.log_path})")
+            pack = "" if self.pack_folder is None else shlex.quote(self.pack_folder) + " "
+            lines.append(f"  replay log: {self.log_path} (re-check with: ruleskit test {pack}--log "
+                         f"{shlex.quote(str(self.log_path))})")
         return "\n".join(lines)
 
 
@@ -304,7 +308,7 @@ def _shrink(game: Game, counts: list[int], options: dict[str, Any], report: Repo
                                     failure.steps != best.steps):
                 write_failure_log(game, failure, out)
             elif best is not None:
-                failure.log_path = best.log_path
+                failure.log_path, failure.pack_folder = best.log_path, best.pack_folder
         if progress is not None:
             progress(report)
         return True
@@ -375,6 +379,18 @@ def write_failure_log(game: Game, failure: Failure, path: Path) -> None:
             handle.write(json.dumps(line, separators=(",", ":")) + "\n")
     os.replace(partial, path)
     failure.log_path = path
+    ref = pack_ref(game)
+    # A log never loads a folder by itself, so the command to re-check it must name the folder.
+    failure.pack_folder = None if ref == game.name else _shown_path(ref)
+
+
+def _shown_path(folder: str) -> str:
+    """`folder` relative to the working folder when it lies inside it, as the user most likely typed it."""
+    try:
+        relative = os.path.relpath(folder)
+    except ValueError:  # another drive
+        return folder
+    return folder if relative.startswith("..") else relative
 
 
 def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
