@@ -137,7 +137,7 @@ def _print_report(report: Report, as_json: bool, coverage: bool, scenarios: Any)
     if as_json:
         print(json.dumps({"pack": report.pack, "ok": report.ok, "games": {str(k): v for k, v in report.games.items()},
                           "attempts": report.attempts, "decisions": report.decisions, "cut_short": report.cut_short,
-                          "invariants": report.invariants, "seconds": round(report.seconds, 3),
+                          "invariants": report.invariants, "properties": report.properties, "seconds": round(report.seconds, 3),
                           "problems": report.problems, "stopped": report.stopped, "policy": report.policy,
                           "failure": None if report.failure is None else report.failure.describe(),
                           "failure_log": None if report.failure is None or report.failure.log_path is None

@@ -85,6 +85,7 @@ class Report:
     cut_short: int = 0  # games stopped at max_decisions
     thorough_every: int = 1
     invariants: int = 0
+    properties: int = 0  # the pack's [properties]; its `ensure`s are not counted
     seconds: float = 0.0
     failure: Failure | None = None
     problems: list[str] = attrs.Factory(list)
@@ -118,14 +119,15 @@ class Report:
                 ", the shortest failing game so far is kept" if self.failure is not None else "")
         costly = "" if self.thorough_every == 1 else f" (the costly ones every {self.thorough_every})"
         steered = "" if self.policy == "random" else f", play steered by the '{self.policy}' policy"
+        # Properties are named too: a pack author who has just written some sees that they ran.
+        checks = (f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}"
+                  f" and {self.properties} {'property' if self.properties == 1 else 'properties'} where they apply")
         if not self.games:  # failed before any game passed: the count of games tried is in the status
-            return (f"{self.pack}: {self.invariants} pack invariants and the engine invariants checked after every "
-                    f"decision{costly}{steered}, {self.seconds:.1f}s: {status}")
+            return f"{self.pack}: {checks}{steered}, {self.seconds:.1f}s: {status}"
         per_count = ", ".join(f"{p}p: {n}" for p, n in sorted(self.games.items()))
         short = f", {self.cut_short} cut short" if self.cut_short else ""
         return (f"{self.pack}: {sum(self.games.values())} games ({per_count}{short}), {self.decisions} decisions, "
-                f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}"
-                f"{steered}, {self.seconds:.1f}s: {status}")
+                f"{checks}{steered}, {self.seconds:.1f}s: {status}")
 
 
 def describe_state(state: State) -> str:
@@ -218,8 +220,8 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
         raise PackError("give a number of games, a time budget, or both")
     if policy not in POLICIES:
         raise PackError(f"unknown policy '{policy}': " + " or ".join(POLICIES))
-    report = Report(game.name, invariants=len(game.invariants), thorough_every=thorough_every, policy=policy,
-                    budget=time_budget)
+    report = Report(game.name, invariants=len(game.invariants), properties=len(game.definitions.get("properties") or {}),
+                    thorough_every=thorough_every, policy=policy, budget=time_budget)
     deadline = Deadline(time_budget)
     report.clock = deadline
     options: dict[str, Any] = {"apply_limit": apply_limit, "decisions_per_turn": decisions_per_turn,
