@@ -112,7 +112,7 @@ class Report:
         if self.ok:
             status = "ok"
         else:
-            status = f"FAILED (after {self.attempts} games tried" + (
+            status = f"FAILED (after {self.attempts} game{'' if self.attempts == 1 else 's'} tried" + (
                 f", {self.shrink_attempts} while shrinking)" if self.shrink_attempts else ")")
         if self.stopped:
             status += f"; stopped by {self.stopped}" + (

@@ -38,7 +38,8 @@ def test_a_failure_names_the_folder_to_recheck_it_with(tmp_path: Path, monkeypat
     checks = folder / "checks.toml"
     checks.write_text(checks.read_text().replace("old(count(col.discs)) + 1", "old(count(col.discs)) + 2"))
     assert main(["test", "connect_four", "--games", "2", "--quiet"]) == 1
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "FAILED (after 1 game tried," in out
     hint = "re-check with: ruleskit test connect_four --log connect_four-failure.jsonl"
     assert hint in err
     command = err.split("re-check with: ")[1].split(")")[0]
