@@ -120,7 +120,7 @@ class Report:
         costly = "" if self.thorough_every == 1 else f" (the costly ones every {self.thorough_every})"
         steered = "" if self.policy == "random" else f", play steered by the '{self.policy}' policy"
         # Properties are named too: a pack author who has just written some sees that they ran.
-        checks = (f"{self.invariants} pack invariants and the engine invariants checked after every decision{costly}"
+        checks = (f"{self.invariants} pack {'invariant' if self.invariants == 1 else 'invariants'} and the engine invariants checked after every decision{costly}"
                   f" and {self.properties} {'property' if self.properties == 1 else 'properties'} where they apply")
         if not self.games:  # failed before any game passed: the count of games tried is in the status
             return f"{self.pack}: {checks}{steered}, {self.seconds:.1f}s: {status}"

@@ -108,7 +108,9 @@ class ScenarioReport:
     def summary(self) -> str:
         failed = sum(1 for f in self.files if not f.ok)
         status = "ok" if self.ok else f"FAILED ({failed} of {len(self.files)} files)"
-        return (f"{self.pack}: {len(self.files)} scenario test files, {self.checks} expectations, "
+        files = "file" if len(self.files) == 1 else "files"
+        expectations = "expectation" if self.checks == 1 else "expectations"
+        return (f"{self.pack}: {len(self.files)} scenario test {files}, {self.checks} {expectations}, "
                 f"{self.seconds:.1f}s: {status}")
 
     def to_json(self) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,3 +18,13 @@ def test_the_summary_counts_the_properties(capsys: pytest.CaptureFixture[str]) -
     assert main(["test", "connect_four", "--games", "2", "--json", "--no-scenarios"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["invariants"] == 2 and report["properties"] == 4
+
+
+def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "pig"
+    assert main(["new", str(folder)]) == 0  # one invariant, one scenario test file
+    capsys.readouterr()
+    assert main(["test", str(folder), "--games", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "pig: 1 scenario test file, 4 expectations" in out
+    assert "1 pack invariant and the engine invariants" in out
