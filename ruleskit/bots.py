@@ -250,13 +250,27 @@ def _import_bot(module_name: str, class_name: str) -> BotFactory:
     try:
         module = import_module(module_name)
     except ImportError as exc:
-        raise PackError(f"cannot import bot module '{module_name}': {exc}") from None
+        raise PackError(f"cannot import bot module '{module_name}': {exc}", hint=_import_hint(module_name, exc)) from None
     except Exception as exc:  # noqa: BLE001 - a module that fails as it is imported is the user's to fix
         raise PackError(f"bot module '{module_name}' failed to import: {type(exc).__name__}: {exc}") from None
     factory = getattr(module, class_name, None)
     if not callable(factory):
         raise PackError(f"module '{module_name}' has no bot class '{class_name}'")
     return factory
+
+
+def _import_hint(module_name: str, exc: ImportError) -> str | None:
+    """What to do when the bot's own module is not found (not a module it imports in turn)."""
+    from pathlib import Path
+
+    top = module_name.split(".")[0]
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != top:
+        return None
+    # The `ruleskit` command does not search the working folder for modules, as `python` does.
+    if Path(f"{top}.py").is_file() or Path(top, "__init__.py").is_file():
+        return ("it is in the working folder, where the ruleskit command does not look for modules: "
+                "run it as PYTHONPATH=. ruleskit ...")
+    return "the module must be importable: put its folder on PYTHONPATH, or install it"
 
 
 def check_bot_names(names: list[str]) -> None:
