@@ -359,8 +359,11 @@ class LockstepRun:
                 return
             if self.deadline is not None and self.clock() > self.deadline:
                 return
-            legal_a, legal_b = a.legal_actions(), b.legal_actions()
             number = len(self.steps) + 1
+            (legal_a, error_a), (legal_b, error_b) = _listing(a), _listing(b)
+            if error_a is not None or error_b is not None:  # a rule that fails while listing, as in applying
+                self._report([Difference("error", error_a or "listed", error_b or "listed")],
+                             f"in the actions offered before decision {number}")
             self._report([d for d in legal_differences(legal_a, legal_b) if not self.expect.expected(d.path)],
                          f"in the actions offered before decision {number}")
             # Decisions come from PACK's legal set; where a difference there is declared, from both sets.
@@ -406,6 +409,13 @@ class LockstepRun:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(repr(self))
+
+
+def _listing(state: State) -> tuple[list[Action], str | None]:
+    try:
+        return state.legal_actions(), None
+    except RulesError as exc:
+        return [], _error_text(exc)
 
 
 def _apply(state: State, action_id: str, player: int) -> str | None:
