@@ -29,10 +29,12 @@ def _pyplot() -> Any:
 
 
 def check_plot_path(path: str | Path) -> Path:
-    """The path to draw to, if its suffix names a format we draw (checked before any long run)."""
+    """The path to draw to, if its suffix names a format we draw and matplotlib is there to draw it (checked
+    before any long run)."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise PackError(f"cannot draw '{target}': give a file ending in .png or .svg")
+    _pyplot()
     return target
 
 
