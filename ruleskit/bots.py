@@ -278,6 +278,19 @@ def check_bot_names(names: list[str]) -> None:
         bot_factory(name)
 
 
+def check_seat_names(seats: list[str], human: str) -> None:
+    """Each seat is `human` or a bot: a name that is neither is answered with both kinds of seat."""
+    known = installed_bots()
+    for seat in seats:
+        if seat == human:
+            continue
+        name, _, option = seat.strip().partition(":")
+        if not option and name not in known:
+            raise PackError(f"unknown seat '{name}': {human}, or a bot ({', '.join(known)}, or package.module:Class)",
+                            hint=did_you_mean(name, [human, *known]))
+        bot_factory(seat)
+
+
 def make_bot(spec: str, game: Game, seed: int) -> Bot:
     """The bot a spec names, seeded; see docs/BOTS.md for the protocol a bot follows."""
     factory, option = bot_factory(spec)

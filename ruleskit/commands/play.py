@@ -33,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..bots import check_bot_names
+    from ..bots import check_seat_names
     from ..errors import PackError
     from ..game import load
     from ..log import SCENARIO_NOT_LOGGED
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.log, "--log")
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if seats is not None:
-        check_bot_names([s for s in seats if s != HUMAN])
+        check_seat_names(seats, HUMAN)
     if args.load:
         if args.scenario:
             raise PackError("give --load or --scenario, not both")

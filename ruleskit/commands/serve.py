@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web.app import play_app, replay_app
     except ImportError:
         raise PackError("'ruleskit serve' needs the web extra: pip install 'ruleskit[web]'") from None
-    from ..bots import check_bot_names
+    from ..bots import check_seat_names
     from ..game import load
     from ..play import HUMAN, MAX_SEED
     from ..web.lobby import Lobby
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             raise PackError("name the pack to serve (or replay a log with --log LOG)")
         seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
         if seats is not None:
-            check_bot_names([s for s in seats if s != HUMAN])
+            check_seat_names(seats, HUMAN)
         if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
             raise PackError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {args.seed}")
         game = load(args.pack)

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from ..bots import BOTS, Bot, check_bot_names, derive_seed, make_bot, out_of_turn_choice
+from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import SCENARIO_NOT_LOGGED, log_lines, pack_ref
@@ -67,7 +67,7 @@ class WebTable:
                  tableau: Tableau | None = None) -> None:
         if len(seats) != state.players:
             raise PackError(f"{len(seats)} seats for a game of {state.players} players")
-        check_bot_names([s for s in seats if s != HUMAN])
+        check_seat_names(seats, HUMAN)
         self.game = game
         self.state = state
         self.seats = seats

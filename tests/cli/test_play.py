@@ -117,7 +117,8 @@ def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, 
 
 @pytest.mark.parametrize("args, message", [
     ([], "name the pack to play"),
-    ([SHOWN, "--seats", "human,robot"], "unknown bot 'robot'"),
+    ([SHOWN, "--seats", "human,robot"], "unknown seat 'robot': human, or a bot (random, greedy, mcts"),
+    ([SHOWN, "--seats", "humen,random"], "(did you mean 'human'?)"),
     ([SHOWN, "--players", "9"], "for 2-4 players, not 9"),
     ([SHOWN, "--players", "3", "--seats", "human,random"], "2 seats for 3 players"),
     (["--load", "missing.json"], "cannot read saved game"),

@@ -84,4 +84,4 @@ def test_serve_needs_a_pack_or_a_log(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["serve", "ophir", "--log", str(tmp_path / "x.jsonl")]) == 1
     assert "not both" in capsys.readouterr().err
     assert main(["serve", "ophir", "--seats", "human,wizard"]) == 1
-    assert "unknown bot 'wizard'" in capsys.readouterr().err
+    assert "unknown seat 'wizard': human, or a bot" in capsys.readouterr().err
