@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     budget = parse_duration(args.time_budget) if args.time_budget is not None else None
     games = args.games if args.games is not None or budget is not None else DEFAULT_GAMES
     game = game_of(args.pack)
+    for count in args.players or []:  # before the scenario tests, which would run for nothing
+        if not game.min_players <= count <= game.max_players:
+            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
     from ..testing.scenario_tests import run_for_command
 
     scenarios = run_for_command(args, game, quiet=args.json)
