@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Callable
 
 NAME = "new"
@@ -29,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     for name in files:
         print(f"  {name}")
     print("Next:")
-    for line in (f"ruleskit check {folder}", f"ruleskit test {folder} --games 20",
-                 f"ruleskit play {folder}", f"python -m pytest {folder}/tests"):
+    shown, tests = shlex.quote(str(folder)), shlex.quote(str(folder / "tests"))  # commands to copy into a shell
+    for line in (f"ruleskit check {shown}", f"ruleskit test {shown} --games 20",
+                 f"ruleskit play {shown}", f"python -m pytest {tests}"):
         print(f"  {line}")
     return 0

@@ -68,3 +68,13 @@ def test_a_scenario_without_flow_keeps_the_secret_picks_open(tmp_path: Path) -> 
     assert state.players_to_decide() == [0, 1]
     state.apply("play:five", player=0)
     assert state.players_to_decide() == [1]
+
+
+def test_the_next_commands_can_be_pasted_for_a_folder_with_spaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "my game"]) == 0
+    out = capsys.readouterr().out
+    assert "  ruleskit check 'my game'\n" in out
+    assert "  python -m pytest 'my game/tests'\n" in out
+    assert main(["check", "my game"]) == 0
