@@ -527,9 +527,10 @@ def check_pending(game: Game, pending: Any, players: int, path: str, data: tuple
 def _rerun_job(game: Game, pending: dict[str, Any], path: str, data: tuple[str, Any] | None) -> None:
     """Offer the job at its base (or run the setup from it) and answer it again: it must reach the same
     decision, with the same options, every answer taken by the job itself."""
-    from .errors import RulesError
+    from .errors import IllegalAction, RulesError
     from .runtime.data import copy_data
     from .runtime.state import State
+    from .runtime.values import option_id
 
     job = pending["job"]
     if job["kind"] == "setup":
@@ -540,13 +541,21 @@ def _rerun_job(game: Game, pending: dict[str, Any], path: str, data: tuple[str, 
         _same_decision(probe, pending, path, data)
         return
     probe = State(game, copy_data(pending["base"]), None, [])
+    not_legal = InvalidData(_at(path, "job"), f"action {_short(job['action'])} with these args is not legal "
+                            "at the saved base state")
+    action = game.actions.get(job["action"]) if isinstance(job["action"], str) else None
+    if action is None or set(job["args"]) != {param.name for param in action.params}:
+        raise not_legal
     try:
-        offered = [a for a in probe.legal_actions(job["player"])
-                   if a.payload.get("action") == job["action"] and a.payload.get("args") == job["args"]]
-        if not offered:
-            raise InvalidData(_at(path, "job"), f"action {_short(job['action'])} with these args is not legal "
-                              "at the saved base state")
-        probe.apply(offered[0].id, player=job["player"])
+        ids = [option_id(job["args"][param.name]) for param in action.params]
+    except RulesError:  # a list too long to name an option
+        raise not_legal from None
+    try:
+        # Taken by its id, as `apply` took it: only that action is bound (an error in listing another one
+        # stopped no such decision), and an `anytime` one out of turn too.
+        probe.apply(f"{action.name}:{','.join(ids)}" if ids else action.name, player=job["player"])
+        if probe.pending is not None and _as_json(probe.pending["job"]) != job:
+            raise not_legal  # an id names one binding: a job whose args have another is not the pack's
         if "reseed" in pending and probe.pending is not None:
             probe.pending = {**probe.pending, "reseed": pending["reseed"]}
         for index, answer in enumerate(pending["answers"]):
@@ -559,6 +568,8 @@ def _rerun_job(game: Game, pending: dict[str, Any], path: str, data: tuple[str, 
     except InvalidData:
         raise
     except RulesError as exc:
+        if isinstance(exc, IllegalAction) and not probe.history:  # the job's own action is refused there
+            raise not_legal from None
         raise InvalidData(_at(path, "answers"), f"the recorded answers do not replay: {exc.message}") from None
     _same_decision(probe, pending, path, data)
 

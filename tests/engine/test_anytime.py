@@ -253,3 +253,24 @@ def test_a_game_with_anytime_actions_taken_saves_and_loads(market: ruleskit.Game
         table["data"]["flow"]["usage"]["turn"][forged] = 1
         with pytest.raises(PackError, match="not an action of the pack"):
             State.from_json(market, table)
+
+
+def test_a_choice_inside_an_anytime_action_taken_out_of_turn_saves_and_loads(tmp_path: Path) -> None:
+    """The saved job of a pending choice is checked by offering it again at its base: an anytime action taken
+    out of turn is among the player's out-of-turn actions there, so such a save was refused as "not legal"."""
+    pack = tmp_path / "r"
+    pack.mkdir()
+    (pack / "pack.toml").write_text('name = "r"\nversion = "1"\nplayers = { min = 2, max = 2 }\n')
+    (pack / "game.toml").write_text(
+        '[counters.pts]\nowner = "player"\n[stages.s]\n[phases.a]\nstage = "s"\n[flow]\nstart = "a"\n'
+        '[actions.pass]\nstage = "s"\neffect = "end turn"\n'
+        '[actions.tip]\nanytime = true\neffect = "let n = choose me number 1..2\\nme.pts += n"\n'
+        '[scoring]\nscore = "p.pts"\n')
+    game = ruleskit.load(pack, cache=False)
+    state = game.new_game(players=2, seed=0)
+    state.apply("tip", player=1)  # out of turn: player 1 answers the choice
+    assert state.players_to_decide() == [1]
+    loaded = State.from_json(game, state.to_json())
+    assert loaded == state
+    assert loaded.apply("2").to_json() == state.apply("2").to_json()
+    assert state.raw["pv"][1]["pts"] == 2 and state.players_to_decide() == [0]

@@ -116,6 +116,24 @@ def test_an_error_in_a_later_action_is_raised_by_the_listing_located(tmp_path: P
         state.apply("nothing")
 
 
+
+def test_a_choice_of_an_action_taken_by_its_id_saves_and_loads_with_a_later_action_broken(tmp_path: Path) -> None:
+    """A saved choice is checked by taking its job's action again at its base, as `apply` took it: by its id,
+    binding that action alone. Listing every action there raised the later action's error, so a game that
+    went on here could not be saved ("the recorded answers do not replay: ... out of range")."""
+    chosen = BROKEN_WHEN.replace('effect = "me.points += double(1)\\nend turn"',
+                                 'effect = "let n = choose me number 1..2\\nme.points += n\\nend turn"')
+    assert chosen != BROKEN_WHEN
+    root = write_pack(tmp_path / "chosen", game=chosen, rules=BROKEN_RULES)
+    for backend in ("compiled", "closures"):
+        game = ruleskit.load(root, backend=backend, cache=False)
+        state = game.new_game(players=2, seed=1).apply("score")
+        assert state.prompt == "Choose a number"
+        loaded = State.from_json(game, state.to_json())
+        assert loaded == state
+        assert loaded.apply("2").to_json() == state.apply("2").to_json()
+        assert state.raw["pv"][0]["points"] == 2
+
 def _broken_first(score_when: str | None) -> str:
     """The tiny game with the broken action declared before `score` (which may have a `when` of its own)."""
     head, score = TINY_GAME.split("[actions.score]")
