@@ -73,7 +73,7 @@ class Ctx:
     """Everything a running program can touch."""
 
     __slots__ = ("model", "program", "data", "me", "env", "answers", "pos", "steps", "budget", "depth", "chance",
-                 "messages", "said", "where", "reseed", "found", "frames", "owned", "olds")
+                 "messages", "said", "where", "reseed", "found", "frames", "owned", "olds", "budget_from")
 
     def __init__(self, program: Program, data: dict[str, Any], me: int, answers: list[str] | None = None,
                  budget: int = STEP_BUDGET) -> None:
@@ -86,6 +86,7 @@ class Ctx:
         self.pos = 0
         self.steps = 0  # every step this context has run (`State.work` adds them up), against `budget`
         self.budget = budget
+        self.budget_from = 0  # the steps at which the budget began: its size is `budget - budget_from`
         self.depth = 0
         self.frames: list[str] = []  # the rules, procedures and hooks being run, outermost first
         self.chance: list[dict[str, Any]] = []
@@ -120,6 +121,7 @@ class Ctx:
         ctx.pos = 0
         ctx.steps = 0
         ctx.budget = STEP_BUDGET
+        ctx.budget_from = 0
         ctx.depth = 0
         ctx.frames = ()  # type: ignore[assignment]  # `enter` makes a list if the reference backend needs one
         ctx.chance = ()  # type: ignore[assignment]
@@ -139,6 +141,7 @@ class Ctx:
         self.answers = ()
         self.pos = self.depth = 0
         self.budget = self.steps + STEP_BUDGET  # a budget of its own; the steps so far stay work done
+        self.budget_from = self.steps
         self.reseed = self.olds = None
 
     def apply_reseed(self) -> None:
@@ -211,7 +214,9 @@ class Ctx:
     def tick(self, where: str) -> None:
         self.steps += 1
         if self.steps > self.budget:
-            raise BudgetExceeded(f"step budget of {self.budget} exceeded in {where}{self._callers()}")
+            # The budget's size, not where it ends: a listing on a finished job's context starts past its steps.
+            raise BudgetExceeded(f"step budget of {self.budget - self.budget_from} exceeded in {where}"
+                                 f"{self._callers()}")
 
     def tick_many(self, steps: int, where: str) -> None:
         """Count `steps` steps at once (work on that many pieces or elements), with `tick`'s error if the

@@ -453,3 +453,26 @@ def test_random_actions_are_listed_alike_by_both_backends(tmp_path_factory: pyte
     except ruleskit.errors.RulesError:
         return  # refused when loading (a type error known then): by both alike, as test_backends checks
     assert results[0] == results[1], extra
+
+
+def test_a_listing_out_of_steps_after_a_decision_names_the_budget_it_had(tmp_path: Path) -> None:
+    """The listing the flow begins runs on the decision's finished context, with a budget of its own past the
+    decision's steps: its error named where that budget ended (200016), so the same position gave another
+    message once saved and loaded again, or listed anew."""
+    extra = """
+[actions.heavy]
+stage = "main"
+when = "if me.points > 0 then sum([count(range(9000)) for i in range(25)]) > 0 else true"
+effect = "end turn"
+"""
+    for backend in BACKENDS:
+        game = _game(tmp_path, backend, extra)
+        state = game.new_game(players=2, seed=3)
+        state.apply("score")  # player 1's turn: `heavy` is listed cheaply
+        state.apply("score")  # player 1 has points: listing `heavy` runs out of steps
+        messages = []
+        for position in (state, ruleskit.State.from_json(game, state.to_json())):
+            with pytest.raises(BudgetExceeded) as caught:
+                position.legal_actions()
+            messages.append(caught.value.message)
+        assert messages[0] == messages[1] and "step budget of 200000 exceeded" in messages[0], messages
