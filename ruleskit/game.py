@@ -120,6 +120,7 @@ class CompiledStage:
     on_enter: Fn
     simultaneous: Fn | None
     resolve: Fn
+    where: str = ""  # "stage NAME (file:line)", for run-time errors about the stage
 
 
 @attrs.define
@@ -644,8 +645,9 @@ class GameBuilder:
         return self.compiler.block(text, self._origin(source, keypath), names, what)
 
     def _stage(self, name: str, d: Any) -> CompiledStage:
+        where = f"stage {name}" + (f" ({d.source.file}:{d.source.line})" if d.source and d.source.line else "")
         return CompiledStage(
-            name=name, label=d.label or name,
+            name=name, label=d.label or name, where=where,
             on_enter=self._block(d.on_enter, d.source, ("on_enter",), f"stage {name} on_enter"),
             simultaneous=(self._expr(d.simultaneous, d.source, ("simultaneous",), f"stage {name} simultaneous",
                                      expect="a list of players")

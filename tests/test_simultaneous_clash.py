@@ -116,3 +116,20 @@ def test_a_refused_pick_does_not_tell_how_many_a_hidden_pool_holds(tmp_path: Pat
     told = state.history[-1]["messages"]
     assert len(told) == 2 and all("fewer than 3" in m for m in told), told
     assert not any("holds 1" in m or "holds 2" in m for m in told), told
+
+
+def test_simultaneous_players_that_are_not_seats_of_the_game_are_an_error(tmp_path: Path) -> None:
+    """As a phase's order is: a number past the seats was a player to decide, offered actions, and its pick
+    read past the players' data (a Python IndexError, or another error under the reference backend)."""
+    import pytest
+
+    from ruleskit import ProgramError
+
+    (tmp_path / "pack.toml").write_text(MANIFEST)
+    (tmp_path / "game.toml").write_text(GAME.replace('simultaneous = "players"',
+                                                     'simultaneous = "[p.index + 1 for p in players]"'))
+    for backend in ("compiled", "closures"):
+        game = ruleskit.load(tmp_path, backend=backend, cache=False)
+        with pytest.raises(ProgramError, match=r"simultaneous must be a list of players, got \[1, 2\], "
+                                               r"in stage grab \(.*game.toml:\d+\)"):
+            game.new_game(players=2, seed=1)

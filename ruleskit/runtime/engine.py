@@ -760,7 +760,7 @@ def settle(game: Game, ctx: Ctx) -> None:
                 stage.on_enter(ctx)
                 if stage.simultaneous is not None:
                     ctx.me = flow["active"]
-                    players = stage.simultaneous(ctx)
+                    players = _players(stage.simultaneous(ctx), ctx.data["n"], "simultaneous", stage.where)
                     flow["simul"] = {"players": sorted(set(players)), "picks": {}}
                 continue
         simul = flow["simul"]
@@ -917,11 +917,16 @@ def _order(game: Game, ctx: Ctx, phase: Any) -> list[int]:
             raise ProgramError(f"first player {first!r} is not a player in {phase.where}")
         step = 1 if phase.order == "clockwise" else -1
         return [(first + step * i) % n for i in range(n)]
-    order = phase.order(ctx)
-    if not isinstance(order, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n
-                                                for p in order):
-        raise ProgramError(f"order must be a list of players, got {order!r}, in {phase.where}")
-    return list(order)
+    return _players(phase.order(ctx), n, "order", phase.where)
+
+
+def _players(value: Any, n: int, what: str, where: str) -> list[int]:
+    """`value`, a phase's order or a stage's simultaneous players, checked to be a list of seats of this game
+    (a number past the seats would be offered actions and read past the players' data)."""
+    if not isinstance(value, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n
+                                                for p in value):
+        raise ProgramError(f"{what} must be a list of players, got {value!r}, in {where}")
+    return list(value)
 
 
 def _start_turn(game: Game, ctx: Ctx, phase: Any) -> bool:
