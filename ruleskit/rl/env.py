@@ -88,7 +88,11 @@ class RulesEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds = random.Random(seed)
+            # A whole number only (NumPy's too): 1.5 was dealt as seed 1 with another stream of next seeds, and
+            # NumPy's int64 failed inside `random`.
+            if not _whole(seed):
+                raise TypeError(f"the seed must be an integer, not {seed!r}")
+            self._seeds = random.Random(int(seed))
             game_seed = int(seed)
         else:
             game_seed = self._seeds.getrandbits(63)
@@ -152,8 +156,11 @@ class RulesEnv(AECEnv):
         assert state is not None
         player = self.agent_name_mapping[agent]
         legal = self.legal_slots(agent)
-        if action is None or int(action) not in legal:
-            raise ValueError(f"action {action} is not legal for {agent} now; legal: {sorted(legal)}")
+        # A slot is a whole number: 2.7, "3" and b"1" were read by `int()` as other slots and played.
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if action is None or not _whole(action) or int(action) not in legal:
+            raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {sorted(legal)}")
         self._cumulative_rewards[agent] = 0.0
         chosen = legal[int(action)]
         if chosen is None:  # declined to act out of turn: ask the next seat
@@ -183,6 +190,11 @@ class RulesEnv(AECEnv):
 
     def close(self) -> None:
         self.state_ = None
+
+
+def _whole(value: Any) -> bool:
+    """An integer, Python's or NumPy's, and not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 def env(pack: str | Game, players: int | None = None, render_mode: str | None = None,

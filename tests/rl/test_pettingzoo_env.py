@@ -71,6 +71,33 @@ def test_an_illegal_action_is_refused() -> None:
         env.step(env.index.size - 1)
 
 
+@pytest.mark.parametrize("action", [2.7, "3", b"1", True, np.float32(1.9), np.array([2]), float("inf")])
+def test_an_action_that_is_not_a_whole_number_is_refused_not_read_as_another_slot(action: object) -> None:
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(action)  # type: ignore[arg-type]
+    assert len(env.state_.history) == 1  # type: ignore[union-attr]  # nothing played
+
+
+def test_numpy_integers_are_slots_and_seeds() -> None:
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=np.int64(3))
+    again = ruleskit.rl.env("connect_four")
+    again.reset(seed=3)
+    assert env.state_.raw["seed"] == again.state_.raw["seed"] == 3  # type: ignore[union-attr]
+    env.step(np.int64(2))
+    env.step(np.array(4))
+    assert [e["action"] for e in env.state_.history[1:]] == ["drop:col3", "drop:col5"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("seed", [1.5, "7", True])
+def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
+    env = ruleskit.rl.env("connect_four")
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        env.reset(seed=seed)  # type: ignore[arg-type]
+
+
 def test_the_example_evaluates_an_agent() -> None:
     import subprocess
     import sys
