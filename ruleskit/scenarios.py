@@ -44,14 +44,15 @@ TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "play
 FLOW_KEYS = {"active", "stage", "turn", "round", "phase"}
 
 
-def load_scenario(path: str | Path, pack: str | Game | None = None) -> State:
-    """Read a scenario file and return the state it describes."""
+def load_scenario(path: str | Path, pack: str | Game | None = None, seed: int | None = None) -> State:
+    """Read a scenario file and return the state it describes. `seed` deals the game when the file writes no
+    seed of its own (else 0 does)."""
     path = Path(path)
     doc = read_toml(path)
-    return build_scenario(doc, path.parent, pack)
+    return build_scenario(doc, path.parent, pack, seed)
 
 
-def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -> State:
+def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, seed: int | None = None) -> State:
     data = doc.data
     for key in data:
         if key not in TOP_KEYS:
@@ -60,7 +61,9 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None) -
     players = data.get("players", game.min_players)
     if isinstance(players, dict):
         raise doc.error(("players",), "'players' is the number of players; per-player values go in [players_vars.N]")
-    seed = data.get("seed", 0)
+    # A game among people (`play`, `serve`) passes a seed nobody can guess: dealt from 0, every game of a
+    # scenario that writes no seed held the same hidden hands and deck order, known to anyone with the file.
+    seed = data.get("seed", 0 if seed is None else seed)
     if not isinstance(players, int) or isinstance(players, bool):
         raise doc.error(("players",), "'players' must be an integer")
     if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10 ** MAX_INT_DIGITS:

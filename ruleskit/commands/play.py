@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             raise PackError("name the pack to play (or continue a saved game with --load FILE)")
         if args.scenario:
             # Without PACK, the scenario's own `pack` key names it.
-            state = load_scenario(args.scenario, load(args.pack) if args.pack else None)
+            # Dealt from the seed of this game (given, or drawn) unless the scenario writes its own.
+            state = load_scenario(args.scenario, load(args.pack) if args.pack else None, args.seed)
             game = state.game
         else:
             game = load(args.pack)

@@ -64,7 +64,8 @@ class Lobby:
             raise Refusal(f"unknown seat '{unknown[0]}': human, or a bot (" + ", ".join(BOTS) + ")")
         try:
             if self.scenario is not None:
-                state = load_scenario(self.scenario, self.game)
+                # Dealt from this game's seed unless the scenario writes its own (`seed` is then its).
+                state = load_scenario(self.scenario, self.game, seed)
             else:
                 if not isinstance(players, int) or isinstance(players, bool):
                     raise Refusal("'players' must be a whole number")
@@ -77,7 +78,7 @@ class Lobby:
         except RulesError as exc:
             raise Refusal(exc.message) from None
         self.table = table
-        self.players, self.seats, self.seed = state.players, list(seats), seed
+        self.players, self.seats, self.seed = state.players, list(seats), state.raw["seed"]
         self.next_seed = None
         return table
 

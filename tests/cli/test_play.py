@@ -194,3 +194,18 @@ def test_a_game_with_no_seed_given_cannot_be_dealt_again(tmp_path: Path, script,
         assert code == 0
         seeds.append(json.loads(log.read_text().splitlines()[0])["seed"])
     assert 0 not in seeds and seeds[0] != seeds[1]
+
+
+def test_a_scenario_that_writes_no_seed_is_dealt_from_the_games_seed(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`play --scenario` dealt every game from the scenario's seed (0 when it wrote none), --seed or not."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text("players = 2\n")
+    decks = []
+    for seed in ("3", "4"):
+        saved = tmp_path / f"{seed}.json"
+        _play([DUEL, "--scenario", str(scenario), "--seats", "human,human", "--seed", seed],
+              ["", f"save {saved}", "quit"], script, capsys)
+        _, state, _ = load_saved(saved, DUEL)
+        assert state.data["seed"] == int(seed)
+        decks.append(state.data["z"])
+    assert decks[0] != decks[1]

@@ -325,3 +325,27 @@ def test_a_game_not_given_a_seed_draws_one_nobody_can_guess() -> None:
     assert given.info()["defaults"]["seed"] == 4
     assert given.start().state.data["seed"] != 4
     assert given.start(seed=4).state.data["seed"] == 4
+
+
+def test_a_scenario_that_writes_no_seed_is_dealt_from_the_games_seed(tmp_path: Path) -> None:
+    """Every game of `serve --scenario` (and `play --scenario`) was dealt from the scenario's seed, 0 when it
+    wrote none, whatever seed the game was given: anyone with the file dealt the same hands and deck at home."""
+    import ruleskit
+    from ruleskit.web.lobby import Lobby
+
+    game = ruleskit.load("tests/packs/card_duel")
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text("players = 2\n")
+    lobby = Lobby(game, seats=["human", "human"], scenario=scenario)
+    first, second = lobby.start().state, lobby.start().state
+    at_home = ruleskit.scenario(scenario, game)
+    assert first.data["seed"] != 0 and first.data["seed"] != second.data["seed"]
+    assert first.data["z"] != second.data["z"] and first.data["z"] != at_home.data["z"]
+    from ruleskit.scenarios import load_scenario
+
+    assert lobby.start(seed=11).state.data["z"] == load_scenario(scenario, game, 11).data["z"]
+    assert lobby.info()["defaults"]["seed"] == 11
+    # A scenario that writes its seed is dealt from it, as its author pinned it.
+    scenario.write_text("players = 2\nseed = 5\n")
+    assert lobby.start().state.data["z"] == ruleskit.scenario(scenario, game).data["z"]
+    assert lobby.info()["defaults"]["seed"] == 5
