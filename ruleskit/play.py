@@ -6,8 +6,9 @@ to the wrong player. At the prompt a human types the number of an action (or
 its id), or a command: `undo`, `save FILE`, `show`, `help`, `quit`.
 
 `undo` goes back to before the human's last decision, but never past a chance
-outcome (a roll, a shuffle, a random pick) or past information that was
-hidden from a human player and is now shown to them.
+outcome (a roll, a shuffle, a random pick), past information that was
+hidden from a human player and is now shown to them, or past the end of a
+simultaneous stage where another player picked in secret.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ STORY_LINES = 8
 
 HELP_TEXT = """\
 Type the number of an action to take it (or its id). Commands:
-  undo        take back your last decision (not past dice, shuffles or revealed cards)
+  undo        take back your last decision (not past dice, shuffles, revealed cards or others' secret picks)
   save FILE   save the game; continue it later with: ruleskit play --load FILE
   show        show the table again
   as N        act out of turn as player N: the actions they may take at any time
@@ -89,6 +90,8 @@ class PlaySession:
         self.undo_stack: list[Snapshot] = []
         self.at_screen: int | None = None  # the human who may see the screen now
         self.layout = layout
+        # (history length after a decision, the seats whose secret picks it showed), for undo
+        self.picks_shown: list[tuple[int, set[int]]] = []
         self.story: list[Text] = []  # what happened since a human last saw the table
         self.told: list[Text] = []  # everything told in this session, for `log`
 
@@ -145,6 +148,9 @@ class PlaySession:
         """The decision just taken, then its consequences; kept for the next human screen when humans play.
         The humans who did not take it read its label without the items they cannot see now (a card passed
         between two hidden hands)."""
+        shown = picks_shown(before, self.state)
+        if shown:
+            self.picks_shown.append((len(self.state.history), shown))
         others = [human for human in self.humans if human != player]
         redaction = Redaction(self.state)
         if others and not secret:
@@ -322,7 +328,11 @@ class PlaySession:
         if any(revealed(snapshot.state, self.state, p) for p in self.humans):
             self.console.print("Cannot undo: hidden information has been revealed since.")
             return False
+        if others_picks_shown(self.picks_shown, snapshot.history_length, player):
+            self.console.print(PICKS_SHOWN)
+            return False
         self.undo_stack.pop()
+        self.picks_shown = [(at, seats) for at, seats in self.picks_shown if at <= snapshot.history_length]
         self.state = snapshot.state
         self.console.print("Undone.")
         return True
@@ -362,6 +372,32 @@ def fresh_seed() -> int:
 
 def _read_line(prompt: str) -> str:
     return input(prompt)
+
+
+PICKS_SHOWN = "Cannot undo: another player's secret choice has been revealed since."
+
+
+def picks_shown(before: State, after: State) -> set[int]:
+    """The seats whose secret picks at a simultaneous stage the decision from `before` to `after` showed: the
+    picks made before it, and its own if it was one, when it ended the stage (or its round of picks). What
+    they were shows in their effects (a bid paid from coins everyone sees), not as an item `revealed` finds."""
+    simul = before.raw["flow"]["simul"]
+    if simul is None:
+        return set()
+    picked = {int(p) for p in simul["picks"]}
+    entry = after.history[-1] if after.history else {}
+    if before.pending is None and "player" in entry:
+        action = before.game.actions.get(str(entry["action"]).partition(":")[0])
+        if action is not None and not action.anytime:  # an `anytime` action at the stage is no pick
+            picked.add(int(entry["player"]))
+    now = after.raw["flow"]["simul"]
+    return picked - ({int(p) for p in now["picks"]} if now is not None else set())
+
+
+def others_picks_shown(shown: list[tuple[int, set[int]]], since: int, player: int) -> bool:
+    """Whether a decision after history length `since` showed the secret pick of a player other than `player`:
+    undoing their own pick then, a human would pick again knowing the others'."""
+    return any(at > since and seats - {player} for at, seats in shown)
 
 
 def revealed(before: State, after: State, viewer: int) -> bool:

@@ -3,7 +3,8 @@
 Each seat reaches the game through its own secret token and is sent only its
 `view()`, its own legal actions and the events as told to it. Undo follows
 `ruleskit play`: a human takes back their own last decision, never past a
-chance outcome or past hidden information shown since. Every change bumps
+chance outcome, past hidden information shown since, or past others' secret
+picks shown since. Every change bumps
 `version`; a request made against an older version is refused as stale.
 """
 
@@ -20,7 +21,7 @@ from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_tu
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import SCENARIO_NOT_LOGGED, log_lines, pack_ref
-from ..play import BOT_SEED_SALT, HUMAN, revealed
+from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, others_picks_shown, picks_shown, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
 from ..tableau import Redaction, Tableau
@@ -79,6 +80,8 @@ class WebTable:
                                      for p, name in enumerate(seats) if name != HUMAN}
         self.undo_stack: list[Snapshot] = []
         self.secret_picks: dict[int, str] = {}  # each seat's last simultaneous pick, told back to it alone
+        # (history length after a decision, the seats whose secret picks it showed), for undo
+        self.picks_shown: list[tuple[int, set[int]]] = []
         self.events: list[Event] = []
         self.version = 0
         self.lock = threading.RLock()
@@ -139,6 +142,9 @@ class WebTable:
             raise Refusal(f"Not allowed: {exc.message}", 409) from None
         self.state = after
         self.version += 1
+        shown = picks_shown(before, after)
+        if shown:
+            self.picks_shown.append((len(after.history), shown))
         if before.pending is None and before.raw["flow"]["simul"] is not None:
             self.secret_picks[player] = chosen.label
         redaction = Redaction(after)  # each seat's view worked out once for all the texts
@@ -187,6 +193,7 @@ class WebTable:
             if refusal:
                 raise Refusal(refusal, 409)
             snapshot = self.undo_stack.pop()
+            self.picks_shown = [(at, seats) for at, seats in self.picks_shown if at <= snapshot.history_length]
             self.state = snapshot.state
             del self.events[snapshot.events_length:]
             self.add_event("undo", [f"{self.name(seat)} took back a decision"])
@@ -207,6 +214,8 @@ class WebTable:
             return "Cannot undo: a chance outcome (a roll, a shuffle, a random draw) has happened since."
         if any(revealed(snapshot.state, self.state, p) for p in self.humans):
             return "Cannot undo: hidden information has been revealed since."
+        if others_picks_shown(self.picks_shown, snapshot.history_length, seat):
+            return PICKS_SHOWN
         return None
 
     # ------------------------------------------------------------- what a seat is sent

@@ -209,3 +209,17 @@ def test_a_scenario_that_writes_no_seed_is_dealt_from_the_games_seed(tmp_path: P
         assert state.data["seed"] == int(seed)
         decks.append(state.data["z"])
     assert decks[0] != decks[1]
+
+
+def test_no_undo_past_the_others_secret_picks_shown(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The bot's secret bid shows in its coins once the bids are settled: undo went back past it."""
+    import shutil
+
+    pack = tmp_path / "market"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "packs" / "street_market", pack)
+    game = pack / "game.toml"
+    game.write_text(game.read_text().replace('order = "[0]"\nrounds = 1\n', 'order = "[0]"\nrounds = 1\nnext = "market"\n'))
+    code, out, _ = _play([str(pack), "--seats", "human,greedy", "--seed", "3"],
+                         ["work", "work", "work", "bid:0", "undo", "quit"], script, capsys)
+    assert code == 0
+    assert "another player's secret choice has been revealed" in out and "Undone" not in out

@@ -146,3 +146,37 @@ def test_no_undo_past_a_card_seen_in_a_var_or_among_a_choices_options(served: An
     table = served(str(tmp_path), ["human", "random"], seed=3)  # a look at nothing hidden is taken back
     assert table.act(0, "pass").status_code == 200
     assert undo(table, 0).status_code == 200
+
+
+def _market_that_goes_on(tmp_path: Path) -> Path:
+    """The street market with its secret auction every fourth round, not once at the end."""
+    import shutil
+
+    pack = tmp_path / "market"
+    shutil.copytree("tests/packs/street_market", pack)
+    game = pack / "game.toml"
+    game.write_text(game.read_text().replace('order = "[0]"\nrounds = 1\n', 'order = "[0]"\nrounds = 1\nnext = "market"\n'))
+    return pack
+
+
+def test_no_undo_past_the_others_secret_picks_shown(served: Any, tmp_path: Path) -> None:
+    """A bid is a secret pick whose effect shows once all have bid (each pays it from the coins everyone sees).
+    Undo went back past it: the human saw the bot's bid in its coins, took back their own and bid again."""
+    pack = str(_market_that_goes_on(tmp_path))
+    table = served(pack, ["human", "greedy"], seed=3)
+    while "bid:0" not in [o["id"] for g in table.payload(0)["actions"] for o in g["options"]]:
+        assert table.act(0, "work").status_code == 200
+    assert table.act(0, "bid:0").status_code == 200
+    assert table.table.state.raw["flow"]["simul"] is None  # the bot bid after, and the bids were settled
+    assert not table.payload(0)["canUndo"]
+    refused = undo(table, 0)
+    assert refused.status_code == 409 and "secret choice has been revealed" in refused.json()["error"]
+    # Two humans: the first may take back their bid while the other has not bid; once both have, neither may.
+    both = served(pack, ["human", "human"], seed=3)
+    while "bid:0" not in [o["id"] for g in both.payload(0)["actions"] for o in g["options"]]:
+        assert both.act(both.table.state.players_to_decide()[0], "work").status_code == 200
+    assert both.act(0, "bid:0").status_code == 200
+    assert both.payload(0)["canUndo"] and undo(both, 0).status_code == 200
+    assert both.act(0, "bid:1").status_code == 200
+    assert both.act(1, "bid:0").status_code == 200
+    assert "secret choice has been revealed" in undo(both, 1).json()["error"]
