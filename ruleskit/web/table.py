@@ -21,7 +21,7 @@ from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_tu
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
 from ..log import SCENARIO_NOT_LOGGED, log_lines, pack_ref
-from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, others_picks_shown, picks_shown, revealed
+from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, fresh_seed, others_picks_shown, picks_shown, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
 from ..tableau import Redaction, Tableau
@@ -312,7 +312,9 @@ def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> We
         raise Refusal("the saved game holds no state")
     try:
         state = State.from_json(game, saved)
-        table = WebTable(game, state, seats, tableau=tableau)
+        # Bots seeded afresh, as `play --load` seeds them: from a fixed seed their moves after a load would repeat
+        # and could be foreseen.
+        table = WebTable(game, state, seats, seed=fresh_seed(), tableau=tableau)
         for seat in range(state.players):  # draw every seat's screen once: a damaged state fails here
             table.payload(seat)
             state.legal_actions(seat)

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+import ruleskit
 import ruleskit.web.app as web_app
 from ruleskit.runtime.state import State
-from ruleskit.web.table import Refusal
+from ruleskit.web.table import Refusal, WebTable
 
 STATIC = Path(web_app.__file__).parent / "static"
 
@@ -139,6 +140,18 @@ def test_save_then_load_continues_the_same_game(served: Any, tmp_path: Path) -> 
     path.write_bytes(saved.content)
     _, state, seats = load_saved(path, table.table.game)
     assert state.dumps() == before and seats == ["human", "human"]
+
+
+def test_a_loaded_save_seeds_its_bots_afresh() -> None:
+    # From a fixed seed, the bots' moves after every load of one save would repeat and could be foreseen.
+    from ruleskit.web.table import table_from_save
+
+    game = ruleskit.load("tests/packs/card_duel")
+    first = table_from_save(game, WebTable(game, game.new_game(players=2, seed=4), ["human", "random"], seed=4)
+                            .save_text())
+    second = table_from_save(game, first.save_text())
+    assert first.state.dumps() == second.state.dumps()
+    assert len({first.seed, second.seed, 0}) == 3
 
 
 def test_loading_something_else_is_refused(served: Any) -> None:
