@@ -219,7 +219,8 @@ class State:
         history = self.history
         if not history or not history[0].get("setup"):
             raise ValueError("only a game's setup can be marked as a scenario's")
-        history[0] = {**history[0], "scenario": True}  # a new entry: the old one may be shared with copies
+        # A new list and a new entry: the list and its entries may be shared with copies of this state.
+        self._history = [{**history[0], "scenario": True}, *history[1:]]
 
     # ------------------------------------------------------------- creation
 

@@ -20,7 +20,7 @@ import attrs
 from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
-from ..log import SCENARIO_NOT_LOGGED, log_lines, pack_ref
+from ..log import log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, fresh_seed, others_picks_shown, picks_shown, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
@@ -286,9 +286,11 @@ class WebTable:
 
     def log_text(self) -> str:
         with self.lock:
-            if self.state.from_scenario:
-                raise Refusal(SCENARIO_NOT_LOGGED)
-            return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in log_lines(self.state))
+            try:
+                lines = log_lines(self.state)
+            except PackError as exc:  # a game set up at a scenario's position: saved, not logged
+                raise Refusal(exc.message) from None
+            return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
 def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> WebTable:
