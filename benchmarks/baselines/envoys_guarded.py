@@ -21,12 +21,25 @@ The deck order, the hands and the rest are as in envoys.py: cards are their rank
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
+from types import ModuleType
 
-CARDS = {1: ("Courier", 5), 2: ("Informant", 2), 3: ("Rival", 2), 4: ("Bodyguard", 2),
-         5: ("Emissary", 2), 6: ("Diplomat", 1), 7: ("Steward", 1), 8: ("Treaty", 1)}
-TARGETED = (1, 2, 3, 6)
-DECK = [rank for rank, (_, copies) in CARDS.items() for _ in range(copies)]
+
+def _plain_game() -> ModuleType:
+    """envoys.py beside this file (the baselines are a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("baseline_envoys_plain", Path(__file__).with_name("envoys.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The cards and the scoring are the plain game's: it reads the same lists of a state (`hands`, `played`, `out`).
+_PLAIN = _plain_game()
+CARDS, TARGETED, DECK = _PLAIN.CARDS, _PLAIN.TARGETED, _PLAIN.DECK
+score, winners = _PLAIN.score, _PLAIN.winners
 BUDGET = 200_000
 RANKS = {"accuse": 1, "inform": 2, "challenge": 3, "guard": 4, "send": 5, "trade": 6, "wait": 7, "give_up": 8}
 LABELS = {"accuse": "Courier: {0} holds a {1}", "inform": "Informant: look at {0}'s hand",
@@ -323,14 +336,3 @@ def end_of_play(job: State) -> None:
 
 def clone(state: State) -> State:
     return state.shell()
-
-
-def score(state: State, player: int) -> tuple[int, int]:
-    """The rank held (0 when out), then the total rank played."""
-    held = state.hands[player][0] if not state.out[player] and state.hands[player] else 0
-    return held, sum(state.played[player])
-
-
-def winners(state: State) -> list[int]:
-    best = max(score(state, p) for p in range(state.players))
-    return [p for p in range(state.players) if score(state, p) == best]
