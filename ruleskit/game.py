@@ -536,6 +536,8 @@ class GameBuilder:
         heuristic = (self._expr(report.heuristic, report.source, ("heuristic",), "heuristic", {"p": "player"},
                                 "a number")
                      if report.heuristic else None)
+        if isinstance(compiler, GeneratingCompiler):
+            compiler.count_nesting_where_needed([*program.capacities.values(), *program.shows.values()])
         return Game(
             name=manifest.name, version=manifest.version, min_players=manifest.players.min,
             max_players=manifest.players.max, content_hash=self.source.content_hash, source=self.source,

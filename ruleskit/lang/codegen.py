@@ -26,6 +26,7 @@ import ast
 import copy
 import inspect
 import re
+import types
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -40,6 +41,7 @@ from .compiler import Compiler
 from .definitions import Definition
 from .expressions import SPECIALS, seat_of_item, unquote
 from .inlining import Inliner, RuleBody, guarded
+from .nesting import SHALLOW, longest_chain, strip_nesting_counts
 from .parser import Origin, parse
 from .quiet import is_quiet
 from .ranges import (
@@ -622,6 +624,33 @@ class GeneratingCompiler(Compiler):
             self._env_reads.add(name)
             return _env(name)
         return _name(f"L_{name}")
+
+    def count_nesting_where_needed(self, helper_entries: list[Any]) -> bool:
+        """Take the nesting count out of every function generated so far when no chain of calls can come near
+        the limit (`nesting.py`); True if it was taken out.
+
+        `helper_entries` are the functions the engine's helpers call while pack code runs (the zones'
+        capacities and `shows`): each must call nothing that runs pack code, or the pack keeps its counts.
+        """
+        if self.discard_code or longest_chain(self.calls) > SHALLOW:
+            return False
+        generated = {definition.name: definition for _, definition in self._definitions}
+        for entry in helper_entries:
+            definition = generated.get(getattr(entry, "__name__", ""))
+            if definition is None or self.namespace.get(definition.name) is not entry:
+                if getattr(entry, "__qualname__", None) == "Compiler.expr.<locals>.<lambda>":
+                    continue  # a number or truth value written in TOML: it runs nothing
+                return False
+            if self._may_enter(definition.body):
+                return False
+        for definition in generated.values():
+            strip_nesting_counts(definition)
+            module = ast.Module([definition], type_ignores=[])
+            _locate(module)
+            code = compile(module, f"<pack {self.model.name}>", "exec")
+            self.namespace[definition.name].__code__ = next(
+                c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == definition.name)
+        return True
 
     def module_source(self) -> str:
         """The generated code of the whole pack, for people to read (written out only when asked for)."""
