@@ -63,7 +63,6 @@ class Model:
     _sizes_cache: dict[str, dict[str, int]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _items_cache: dict[tuple[str, int | None], list[str]] = attrs.field(factory=dict, init=False, eq=False,
                                                                          repr=False)
-    _joins_cache: dict[str, list[tuple[str, str]]] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     # ------------------------------------------------------------- building
 
@@ -281,14 +280,6 @@ class Model:
                          if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
             self._items_cache[(kind, players)] = known
         return list(known)
-
-    def joins(self, node: str) -> list[tuple[str, str]]:
-        """Each node joined to `node`, with the key of the edge between them (`edge_key`), made once a node: a
-        search reads them at every step, and a key is a string made from the two names."""
-        known = self._joins_cache.get(node)
-        if known is None:
-            known = self._joins_cache[node] = [(n, edge_key(node, n)) for n in self.adjacency.get(node, ())]
-        return known
 
     def item_sizes(self, field: str) -> dict[str, int]:
         """The room each item takes in a zone whose `size` is `field` (0 for an item without it), for the items

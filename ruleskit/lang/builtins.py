@@ -206,9 +206,10 @@ def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
     joined = ctx.model.adjacency.get(node, ())
     ctx.tick_many(len(joined), where)  # a step per neighbour looked at
     blocked = ctx.data["blocked"]
-    if not blocked or not joined:
+    if not blocked:
         return list(joined)
-    return [n for n, key in ctx.model.joins(node) if key not in blocked]
+    # edge_key(node, n), written out: this runs for every neighbour of every step of a search
+    return [n for n in joined if (f"{node}|{n}" if node <= n else f"{n}|{node}") not in blocked]
 
 
 def neighbours(ctx: Ctx, where: str, node: Any) -> list[str]:
