@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -207,6 +207,9 @@ class Game:
     # Per stage, what tests its own actions' limits and `when`s for the listing (`engine._offer`): its filter,
     # `engine.every_action` when none has either, or None for the engine's own loop.
     stage_tests: dict[str, Any] = attrs.field(init=False, eq=False, repr=False)
+    # The generated definitions of the `turn_start` hooks, in order, for the flow to call directly (as
+    # `Program.emit` calls them through their entry points); None when any is not one (engine._start_turn).
+    turn_start_calls: tuple[Callable[..., Any], ...] | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # The actions offered in each stage, in the order they are declared: the legal set is built from these.
@@ -223,6 +226,10 @@ class Game:
         from .runtime.context import nothing
 
         hooks = self.program.hooks
+        from .lang.support import entry_definition
+
+        starts = [entry_definition(hook) for hook in hooks.get("turn_start", [])]
+        self.turn_start_calls = tuple(d for d in starts if d is not None) if None not in starts else None
         self.plain_phases = {name for name, phase in self.phases.items() if
                              isinstance(phase.order, str) and phase.rounds is None and phase.end_when is None
                              and phase.on_turn_end is nothing and phase.on_round_end is nothing

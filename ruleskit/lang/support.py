@@ -600,6 +600,17 @@ def entry_point(definition: Callable[..., Any]) -> Callable[[Ctx, list[Any]], An
     return call
 
 
+_ENTRY_CODE = entry_point(lambda ctx: None).__code__
+
+
+def entry_definition(call: Any) -> Callable[..., Any] | None:
+    """The generated definition an entry point (`entry_point`) calls with positional arguments, or None for any
+    other callable (a closure of the reference backend, a definition wrapped to check its properties)."""
+    if getattr(call, "__code__", None) is _ENTRY_CODE and call.__closure__:
+        return call.__closure__[0].cell_contents  # type: ignore[no-any-return]
+    return None
+
+
 def called_with_list(call: Callable[[Ctx, list[Any]], Any]) -> Callable[..., Any]:
     """An entry point `(ctx, args)` under the positional signature generated code calls."""
     def positional(ctx: Ctx, *args: Any) -> Any:

@@ -951,7 +951,18 @@ def _start_turn(game: Game, ctx: Ctx, phase: Any) -> bool:
     if "turn_start" in game.program.hooks:  # most packs have none: no list of arguments to build
         quiet = False
         ctx.env = {}
-        game.program.emit(ctx, "turn_start", [active])
+        direct = game.turn_start_calls
+        if direct is None:
+            game.program.emit(ctx, "turn_start", [active])
+        else:
+            # What `emit` runs, without its call and each hook's entry point: nearly every turn starts here.
+            # Each definition takes back its own level of nesting as it returns; an error leaves it to this.
+            depth = ctx.depth
+            try:
+                for definition in direct:
+                    definition(ctx, active)
+            finally:
+                ctx.depth = depth
     if phase.on_turn_start is not nothing:
         quiet = False
         ctx.env = {}
