@@ -86,10 +86,14 @@ class CompiledAction:
     fixed_options: list[Any] | None = attrs.field(init=False, eq=False, repr=False)
     # Its parameters' names, in order: what a listing binds its earlier values to (`dict(zip(...))`).
     param_names: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    # Whether it has two parameters, the second listed by `lister`: the listing binds the first in one loop
+    # of its own (`engine._bind_pair`) rather than through `engine._bind`.
+    paired: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         self.param_names = tuple(p.name for p in self.params)
         self.single_options = self.params[0].options if self.lister is not None and len(self.params) == 1 else None
+        self.paired = self.lister is not None and len(self.params) == 2
         self.fixed_options = getattr(self.lister, "fixed_options", None) if self.single_options is not None else None
         limit = self.limit
         self.limited = limit.turn is not None or limit.visit is not None or limit.game is not None

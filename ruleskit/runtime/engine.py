@@ -263,6 +263,8 @@ def _offer(game: Game, data: dict[str, Any], player: int, actions: list[Compiled
                                   action.makers[player] or _maker(game, action, player), None)
             if found is None:
                 _too_many(action)
+        elif action.paired:
+            found = _bind_pair(game, ctx, action, player, MAX_LEGAL_ACTIONS - count)
         elif action.params:
             found = []
             _bind(game, ctx, action, 0, player, [], found, MAX_LEGAL_ACTIONS - count)
@@ -382,6 +384,58 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
             ctx.tick(action.where)
         _bind(game, ctx, action, index + 1, player, [*values, value], out, room)
         ctx.env = env
+
+
+def _bind_pair(game: Game, ctx: Ctx, action: CompiledAction, player: int, room: int) -> list[Action]:
+    """The bindings of an action of two parameters whose second `lister` lists (`CompiledAction.paired`): what
+    `_bind` finds for it, with the same steps and errors, the first parameter's loop written out here rather
+    than through `_bind` twice a value (the Courier's target and guess of a card game are bound at nearly every
+    decision)."""
+    first, second = action.params
+    name = action.param_names[0]
+    lister = action.lister
+    table = action.tables[player]
+    model = game.model
+    out: list[Action] = []
+    env: dict[str, Any] = {}
+    ctx.env = env
+    options = first.options(ctx)
+    if type(options) is not list:
+        options = as_list(model, ctx.data, options, first.where)
+    seen: dict[str, Any] = {}
+    for value in options:
+        kind = type(value)
+        key = value if kind is str else str(value) if kind is int else option_id(value)
+        if key in seen:
+            if seen[key] is not value and not same_value(seen[key], value):
+                raise _collide(game, action, 0, seen[key], value, key)
+            continue
+        seen[key] = value
+        if "," in key:
+            raise _comma_in_id(action, 0, key)
+        ctx.steps += 1  # each binding tried is a step of the listing's budget
+        if ctx.steps > ctx.budget:
+            ctx.steps -= 1
+            ctx.tick(action.where)
+        ctx.env = {name: value}
+        choices = second.options(ctx)
+        if type(choices) is not list:
+            choices = as_list(model, ctx.data, choices, second.where)
+        plain = kind is str or kind is int  # `_plain_values([value])`: the Actions are filed by (value, choice)
+        listed = lister(ctx, choices, table if plain else {}, room - len(out),
+                        _pair_maker(game, action, player, value), [value] if plain else None)
+        if listed is None:
+            _too_many(action)
+        out.extend(listed)
+        ctx.env = env
+    return out
+
+
+def _pair_maker(game: Game, action: CompiledAction, player: int, first: Any) -> Callable[[Any], Action]:
+    def make(value: Any) -> Action:
+        return _make_action(game, action, [first, value], player)
+
+    return make
 
 
 def _bind_last(game: Game, ctx: Ctx, action: CompiledAction, player: int, values: list[Any], options: list[Any],
