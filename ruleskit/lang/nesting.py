@@ -46,7 +46,9 @@ def longest_chain(calls: dict[str, set[str]]) -> int:
 
 
 def _is_depth(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "depth" and isinstance(node.value, ast.Name)
+    """`ctx.depth`: the context's count (generated code names its context `ctx`)."""
+    return isinstance(node, ast.Attribute) and node.attr == "depth" and isinstance(node.value, ast.Name) \
+        and node.value.id == "ctx"
 
 
 def _counts_nesting(statement: ast.stmt) -> bool:
@@ -60,7 +62,7 @@ def _counts_nesting(statement: ast.stmt) -> bool:
             (_is_depth(target) and isinstance(value, ast.Name) and value.id == "depth")
     if isinstance(statement, ast.If) and isinstance(statement.test, ast.Compare):
         test = statement.test
-        return _is_depth(test.left) and len(test.comparators) == 1 and \
+        return _is_depth(test.left) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Gt | ast.GtE) and \
             isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == MAX_DEPTH
     return False
 
@@ -103,4 +105,3 @@ def strip_nesting_counts(function: ast.FunctionDef) -> None:
             statements = getattr(node, field, None)
             if isinstance(statements, list):
                 blocks.extend(s for s in statements if isinstance(s, ast.stmt | ast.excepthandler))
-
