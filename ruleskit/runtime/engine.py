@@ -388,9 +388,8 @@ def _bind(game: Game, ctx: Ctx, action: CompiledAction, index: int, player: int,
 
 def _bind_pair(game: Game, ctx: Ctx, action: CompiledAction, player: int, room: int) -> list[Action]:
     """The bindings of an action of two parameters whose second `lister` lists (`CompiledAction.paired`): what
-    `_bind` finds for it, with the same steps and errors, the first parameter's loop written out here rather
-    than through `_bind` twice a value (the Courier's target and guess of a card game are bound at nearly every
-    decision)."""
+    `_bind` finds for it, with the same steps and errors, the first parameter bound by this loop rather than by
+    `_bind` calling itself for each value. Its head is written out as in `_bind_last` (see there why)."""
     first, second = action.params
     name = action.param_names[0]
     lister = action.lister

@@ -8,7 +8,8 @@ from pathlib import Path
 import ruleskit
 
 GAME_WORDS = re.compile(
-    r"ophir|favou?r|temple|influence|specialist|commodit|rival|market|nereus|valdora|navoria|merchant|cargo",
+    r"ophir|favou?r|temple|influence|specialist|commodit|rival|market|nereus|valdora|navoria|merchant|cargo"
+    r"|envoys|courier|informant|bodyguard|emissary|diplomat",
     re.IGNORECASE,
 )
 PACKAGE = Path(ruleskit.__file__).resolve().parent
