@@ -559,15 +559,19 @@ class GeneratingCompiler(Compiler):
             name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
             body=start + (body or [ast.Pass()]), decorator_list=[], returns=None, type_comment=None)
-        module = ast.Module([definition], type_ignores=[])
-        _locate(module)
-        code = compile(module, f"<pack {self.model.name}>", "exec")
+        code = self._module_code(definition)
         exec(code, self.namespace)  # the code is ours: user text only as constants (see the module doc)
         made = self.namespace[name]
         note = ", resumable (a generator: see `resumable_block`)" \
             if resumable and inspect.isgeneratorfunction(made) else ""
         self._definitions.append((f"{self.current} ({self.origin.file}){note}", definition))
         return made
+
+    def _module_code(self, definition: ast.FunctionDef) -> types.CodeType:
+        """The code of a module that defines the one generated function."""
+        module = ast.Module([definition], type_ignores=[])
+        _locate(module)
+        return compile(module, f"<pack {self.model.name}>", "exec")
 
     def generate(self, make: Callable[[], Any], env_names: set[str] | list[str]) -> tuple[Any, bool]:
         """Run `make` (which generates code) with Python locals, or again with locals in ctx.env.
@@ -625,32 +629,29 @@ class GeneratingCompiler(Compiler):
             return _env(name)
         return _name(f"L_{name}")
 
-    def count_nesting_where_needed(self, helper_entries: list[Any]) -> bool:
+    def count_nesting_where_needed(self, helper_entries: list[Any]) -> None:
         """Take the nesting count out of every function generated so far when no chain of calls can come near
-        the limit (`nesting.py`); True if it was taken out.
+        the limit (`nesting.py`).
 
         `helper_entries` are the functions the engine's helpers call while pack code runs (the zones'
         capacities and `shows`): each must call nothing that runs pack code, or the pack keeps its counts.
         """
         if self.discard_code or longest_chain(self.calls) > SHALLOW:
-            return False
+            return
         generated = {definition.name: definition for _, definition in self._definitions}
         for entry in helper_entries:
             definition = generated.get(getattr(entry, "__name__", ""))
             if definition is None or self.namespace.get(definition.name) is not entry:
                 if getattr(entry, "__qualname__", None) == "Compiler.expr.<locals>.<lambda>":
                     continue  # a number or truth value written in TOML: it runs nothing
-                return False
+                return
             if self._may_enter(definition.body):
-                return False
+                return
         for definition in generated.values():
             strip_nesting_counts(definition)
-            module = ast.Module([definition], type_ignores=[])
-            _locate(module)
-            code = compile(module, f"<pack {self.model.name}>", "exec")
+            code = self._module_code(definition)
             self.namespace[definition.name].__code__ = next(
                 c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == definition.name)
-        return True
 
     def module_source(self) -> str:
         """The generated code of the whole pack, for people to read (written out only when asked for)."""
