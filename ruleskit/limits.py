@@ -16,6 +16,11 @@ MAX_PACK_BYTES = 4_000_000
 MAX_PACK_FILES = 256
 """Files in one pack folder (or listed by one pack.toml)."""
 
+MAX_GENERATED_NODES = 400_000
+"""Syntax-tree nodes of the Python code generated for one pack's programs (the compiled backend), over all its
+functions: six times what the largest built-in pack generates. Generating and compiling takes about 10 µs and
+0.5 KB a node, so a pack of long or many definitions could otherwise take minutes and gigabytes to load."""
+
 MAX_LINE_CHARS = 10_000
 """One line of a pack file or a scenario."""
 

@@ -27,9 +27,22 @@ _INLINE_KEY = re.compile(r"""[{,]\s*+([A-Za-z0-9_\-]++|"[^"\n,{]*+")\s*+=""")
 _MULTILINE_OPEN = re.compile(r"""^\s*(\"\"\"|''')""")
 
 
+_KEY_PART = re.compile(r"""[A-Za-z0-9_\-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'""")
+
+
 def _split_key(text: str) -> tuple[str, ...]:
-    parts = re.findall(r"""[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'""", text)
-    return tuple(p.strip("\"'") for p in parts)
+    """The parts of a dotted key as TOML reads them: a quoted part with its escapes decoded (`"sc\\u006fre"`
+    is `score`), so that its line is found under the name the pack's tables use."""
+    return tuple(_key_part(part) for part in _KEY_PART.findall(text))
+
+
+def _key_part(part: str) -> str:
+    if part.startswith('"'):
+        try:
+            return str(tomllib.loads(f"k = {part}")["k"])
+        except tomllib.TOMLDecodeError:  # not a valid string: the parse of the whole file reports it
+            return part[1:-1]
+    return part.strip("'")
 
 
 @attrs.define

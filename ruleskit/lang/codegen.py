@@ -33,6 +33,8 @@ from typing import Any
 
 from lark import Token, Tree
 
+from ..errors import LanguageError
+from ..limits import MAX_GENERATED_NODES
 from ..model import ZoneRef
 from ..runtime.context import FRAME_LOCAL, MAX_DEPTH, nothing
 from ..runtime.values import MAX_ZONE_ITEMS
@@ -355,17 +357,19 @@ def _data(*keys: Any) -> ast.expr:
 
 
 
-def _module_name(prefix: str, name: str, known: dict[str, str]) -> str:
+def _module_name(prefix: str, name: str, known: dict[str, str], taken: set[str]) -> str:
     """The Python name for definition `name` in generated code: its name mangled to a safe identifier,
-    numbered if another definition already mangles to it; kept in `known`."""
+    numbered if another definition already mangles to it; kept in `known`, and in `taken` (the names given,
+    a set: a pack may have thousands of definitions)."""
     found = known.get(name)
     if found is None:
         base = f"{prefix}{re.sub(r'[^a-z0-9_]', '_', name.lower())[:40]}"
         found, n = base, 1
-        while found in known.values():
+        while found in taken:
             n += 1
             found = f"{base}_{n}"
         known[name] = found
+        taken.add(found)
     return found
 
 def suspending_procedures(procedures: dict[str, Definition]) -> set[str]:
@@ -400,6 +404,11 @@ def _may_stop(tree: Tree, suspending: set[str]) -> bool:
                                  for node in tree.iter_subtrees())
 
 
+# What compiling a function costs beyond its nodes, counted as nodes against MAX_GENERATED_NODES: a pack of many
+# small definitions takes its time in making and compiling functions, one at a time.
+NODES_PER_FUNCTION = 50
+
+
 class GeneratingCompiler(Compiler):
     """Checks like the closure compiler, and emits Python code for each entry point."""
 
@@ -412,6 +421,8 @@ class GeneratingCompiler(Compiler):
         self._constants: dict[int, str] = {}
         self._keep: list[Any] = []
         self._count = 0
+        self._nodes = 0  # syntax-tree nodes generated so far, against MAX_GENERATED_NODES
+        self._definition: Definition | None = None  # the definition being generated, if it is one
         self._in_iterable = 0  # > 0 while generating a comprehension's source
         # Where locals live in the function being generated: None, all in `ctx.env` (E); otherwise a
         # set of names kept in `ctx.env` (the entry point's inputs), every other local a Python local.
@@ -425,6 +436,7 @@ class GeneratingCompiler(Compiler):
         self._callees: dict[str, str] = {}
         # The same for procedures ("P_name"): a call statement calls the procedure's function directly.
         self._proc_callees: dict[str, str] = {}
+        self._module_names: set[str] = set()  # every name in those tables (and `_gen_callees`)
         # The Python locals known to hold an int (`type(x) is int`) in the code being generated: a
         # rule's parameters in the body that runs once its entry has tested them (see `_compile_rule`).
         self._sure: set[str] = set()
@@ -488,6 +500,7 @@ class GeneratingCompiler(Compiler):
         - `not_none(x, message)` of a local tested inline (`_none_tested`).
         """
         nodes = [n for stmt in body for n in ast.walk(stmt)]
+        self._count_nodes(len(nodes) + NODES_PER_FUNCTION)
         read = {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is ast.Load}
         lookup = self._zone_lookup
 
@@ -511,6 +524,19 @@ class GeneratingCompiler(Compiler):
                 elif kind is ast.NamedExpr or kind is ast.Call:
                     setattr(node, field, mend(value))
         return body
+
+    def _count_nodes(self, nodes: int) -> None:
+        """Count a generated function's nodes; refuse a pack whose code passes `MAX_GENERATED_NODES`, at the
+        definition or snippet whose code passed it."""
+        self._nodes += nodes
+        if self._nodes <= MAX_GENERATED_NODES:
+            return
+        definition = self._definition
+        line = definition.line if definition is not None and definition.origin is self.origin else self.origin.line
+        raise LanguageError(f"the pack's programs are too large to compile: their generated code passed "
+                            f"{MAX_GENERATED_NODES:,} syntax nodes here, in {self.current} (the largest built-in "
+                            f"pack generates about 65,000)", file=self.origin.file, line=line,
+                            hint="split long definitions, or write repeated statements as a loop")
 
     def _zone_lookup(self, call: ast.Call) -> ast.expr | None:
         """`zone_ref(NAME, owner)` of a zone each player or item has, its owner a local, as a lookup in a table
@@ -695,7 +721,7 @@ class GeneratingCompiler(Compiler):
         """A rule's body; when the body does arithmetic or comparisons on its parameters, two bodies:
         one for when those parameters are ints (tested once on entry), without a type test per
         operation, and the general one for any other call."""
-        self.origin, self.current = definition.origin, f"rule {definition.name}"
+        self.origin, self.current, self._definition = definition.origin, f"rule {definition.name}", definition
         scope = Scope({n: type_of(t) for n, t in definition.params})
         numeric = self._numeric_params(definition)
         ranged = bool(numeric) and self._does_arithmetic_on(definition, numeric)
@@ -843,15 +869,15 @@ class GeneratingCompiler(Compiler):
         with `ints`, its body for int arguments (`I_` instead of `R_`)."""
         if ints:
             return "I_" + self._callee(name)[2:]
-        return _module_name("R_", name, self._callees)
+        return _module_name("R_", name, self._callees, self._module_names)
 
     def _proc_callee(self, name: str) -> str:
         """The module name by which generated code calls procedure `name` (bound once it is generated)."""
-        return _module_name("P_", name, self._proc_callees)
+        return _module_name("P_", name, self._proc_callees, self._module_names)
 
     def _gen_callee(self, name: str) -> str:
         """The module name of procedure `name`'s generator version (see `resumable_block`)."""
-        return _module_name("G_", name, self._gen_callees)
+        return _module_name("G_", name, self._gen_callees, self._module_names)
 
     def procedure_replaced(self, name: str, call: Callable[[Any, list[Any]], Any]) -> None:
         """Procedure `name` now runs as `call` (wrapped for its properties): direct calls go through it.
@@ -906,7 +932,7 @@ class GeneratingCompiler(Compiler):
         return support.entry_point(function)
 
     def _rule_code(self, definition: Definition, body: ast.expr, local: bool) -> Any:
-        self.origin, self.current = definition.origin, f"rule {definition.name}"
+        self.origin, self.current, self._definition = definition.origin, f"rule {definition.name}", definition
         names = [p for p, _ in definition.params]
         modifiers = self._modifiers[definition.name]
         params = tuple(f"L_{n}" for n in names) if local else tuple(f"A_{i}" for i in range(len(names)))
@@ -932,7 +958,7 @@ class GeneratingCompiler(Compiler):
         return self.function(frame, (CTX, *params), False)
 
     def _compile_proc(self, definition: Definition) -> None:
-        self.origin, self.current = definition.origin, f"proc {definition.name}"
+        self.origin, self.current, self._definition = definition.origin, f"proc {definition.name}", definition
         scope = Scope({n: type_of(t) for n, t in definition.params})
         self._own_body = True
         try:
@@ -959,7 +985,7 @@ class GeneratingCompiler(Compiler):
         if definition.kind == "modify" and definition.target in self._modifiers:
             rule = self.rule_defs[definition.target]
             if len(rule.params) == len(definition.params):
-                self.origin, self.current = definition.origin, f"hook {definition.name}"
+                self.origin, self.current, self._definition = definition.origin, f"hook {definition.name}", definition
                 scope = Scope({n: type_of(t) for n, t in definition.params})
                 scope.names["base"] = self.rule_type(rule.name)
 
@@ -979,7 +1005,7 @@ class GeneratingCompiler(Compiler):
         if definition.kind == "modify":
             super()._compile_hook(definition)  # reports the error
             return
-        self.origin, self.current = definition.origin, f"hook {definition.name}"
+        self.origin, self.current, self._definition = definition.origin, f"hook {definition.name}", definition
         scope = Scope({n: type_of(t) for n, t in definition.params})
 
         def hook_code() -> tuple[ast.expr | None, list[ast.stmt]]:

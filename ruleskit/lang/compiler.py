@@ -8,6 +8,7 @@ and the static rejection of recursion.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import LanguageError, did_you_mean
@@ -152,17 +153,28 @@ class Compiler(EnsureCompiler):
         order: list[Definition] = []
         seen: set[str] = set()
 
-        def visit(name: str) -> None:
-            seen.add(name)
-            definition = self.rule_defs[name]
-            for token in sorted({str(t) for t in definition.body.scan_values(lambda v: isinstance(v, Token))}):
-                if token in self.rule_defs and token not in seen:
-                    visit(token)
-            order.append(definition)
+        def named_rules(name: str) -> Iterator[str]:
+            body = self.rule_defs[name].body
+            return iter(sorted({str(t) for t in body.scan_values(lambda v: isinstance(v, Token))}
+                               & self.rule_defs.keys()))
 
-        for name in self.rule_defs:
-            if name not in seen:
-                visit(name)
+        # Depth first, each rule placed after the rules it names: walked with a stack of its own, not by
+        # recursion, since a chain of rules may be longer than Python's stack is deep.
+        for root in self.rule_defs:
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, named_rules(root))]
+            while stack:
+                name, pending = stack[-1]
+                for token in pending:
+                    if token not in seen:
+                        seen.add(token)
+                        stack.append((token, named_rules(token)))
+                        break
+                else:
+                    stack.pop()
+                    order.append(self.rule_defs[name])
         return order
 
     def settle_rule_type(self, definition: Definition, inferred: str) -> None:
@@ -290,21 +302,29 @@ class Compiler(EnsureCompiler):
         return probe.wrap(body, kind, f"{kind} {definition.name}", definition.origin.file, definition.line)
 
     def _check_recursion(self) -> None:
-        state: dict[str, int] = {}
-
-        def visit(node: str, path: list[str]) -> None:
-            state[node] = 1
-            for target in sorted(self.calls.get(node, ())):
-                if state.get(target) == 1:
-                    cycle = path[path.index(target):] + [target] if target in path else [node, target]
-                    raise self._cycle_error(cycle)
-                if state.get(target) is None:
-                    visit(target, path + [target])
-            state[node] = 2
-
-        for node in sorted(self.calls):
-            if state.get(node) is None:
-                visit(node, [node])
+        """Refuse a definition that calls itself, directly or through others (walked depth first with a
+        stack of its own: a chain of calls may be longer than Python's stack is deep)."""
+        state: dict[str, int] = {}  # 1: on the walk's current path; 2: done, no cycle through it
+        for root in sorted(self.calls):
+            if state.get(root) is not None:
+                continue
+            state[root] = 1
+            path = [root]
+            stack = [iter(sorted(self.calls.get(root, ())))]
+            while stack:
+                for target in stack[-1]:
+                    if state.get(target) == 1:
+                        node = path[-1]
+                        cycle = path[path.index(target):] + [target] if target in path else [node, target]
+                        raise self._cycle_error(cycle)
+                    if state.get(target) is None:
+                        state[target] = 1
+                        path.append(target)
+                        stack.append(iter(sorted(self.calls.get(target, ()))))
+                        break
+                else:
+                    stack.pop()
+                    state[path.pop()] = 2
 
     def _check_params(self, definition: Definition) -> None:
         seen: set[str] = set()

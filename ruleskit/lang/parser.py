@@ -6,6 +6,7 @@ the offending line and a caret under the error.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -46,10 +47,21 @@ _FRIENDLY = {
 
 
 def _expected(names: set[str]) -> str:
-    shown = sorted({_FRIENDLY.get(n, n.lower()) for n in names})
+    shown = sorted({_FRIENDLY.get(n) or _anonymous(n) or n.lower() for n in names})
     if len(shown) > 8:
         shown = shown[:8] + ["..."]
     return ", ".join(shown)
+
+
+def _anonymous(name: str) -> str | None:
+    """A terminal the grammar writes as a bare pattern (`"+="`), which Lark names `__ANON_N`: as written."""
+    if not name.startswith("__ANON"):
+        return None
+    try:
+        pattern = _parser().get_terminal(name).pattern.value
+    except KeyError:
+        return None
+    return "'" + re.sub(r"\\(.)", r"\1", pattern) + "'"
 
 
 @attrs.frozen

@@ -157,6 +157,24 @@ def test_multiline_effect_error_has_the_file_line(tmp_path: Path) -> None:
     assert_located(error, root / "game.toml", line_of(root / "game.toml", "me.pionts"), "no variable 'pionts'")
 
 
+@pytest.mark.parametrize("header", ['[actions."sc\\u006fre"]', '[actions."a\\"b"]', '[actions."a\\nb"]',
+                                    "[actions.'lit\\eral']", '[ actions . "sp ace" ]'])
+def test_an_error_under_a_quoted_table_name_has_its_own_line(tmp_path: Path, header: str) -> None:
+    # The name is read as TOML reads it (escapes and all) to find its line, not taken as written.
+    game = TINY_GAME.replace("[actions.score]", header).replace("double(1)", "nope")
+    root = write_pack(tmp_path / "pack", game=game)
+    error = load_error(root)
+    assert_located(error, root / "game.toml", line_of(root / "game.toml", "nope"), "unknown name 'nope'")
+
+
+def test_a_syntax_error_lists_what_was_expected_as_written(tmp_path: Path) -> None:
+    root = write_pack(tmp_path / "pack", rules="proc p() {\n    me.points 1\n}\n")
+    error = load_error(root)
+    assert isinstance(error, LanguageError) and error.line == 2
+    assert "'+='" in error.message and "'-='" in error.message
+    assert "__anon" not in error.message.lower()
+
+
 def test_missing_pack_folder_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="no pack found at"):
         ruleskit.load(tmp_path / "nowhere")
