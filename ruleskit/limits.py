@@ -33,6 +33,10 @@ MAX_LOG_LINE_BYTES = 1_000_000
 MAX_SAVE_BYTES = 16_000_000
 """A saved game (it holds the whole history of the game)."""
 
+MAX_SAVE_LISTS = 1_000_000
+"""Lists and tables in a saved game (each opening bracket counted, in strings too): a long game of the largest
+built-in pack saves about 8,000; a 16 MB file of nothing but empty lists took 800 MB to read."""
+
 MAX_INT_DIGITS = 40
 """Digits of a number in a log, a save or a scenario (a 64-bit seed has 20)."""
 

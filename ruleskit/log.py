@@ -13,10 +13,10 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .atomic import write_text_atomically
-from .errors import IllegalAction, PackError, ReplayMismatch, unusable_json
+from .errors import IllegalAction, PackError, ReplayMismatch, RulesError, unusable_json
 from .game import Game, load
 from .limits import MAX_LOG_LINE_BYTES
 from .resources import builtin_packs
@@ -66,6 +66,18 @@ def log_lines(state: State, options: dict[str, Any] | None = None) -> list[dict[
     return lines
 
 
+def history_replays(state: State) -> bool:
+    """Whether the decisions of `state`'s history, replayed from the pack's setup with its seed, lead to `state`.
+    A save edited by hand may hold a history that does not: a log written from it would not replay."""
+    try:
+        fresh = state.game.new_game(players=state.players, seed=state.raw["seed"])
+        for entry in state.history[1:]:
+            fresh.apply(entry["action"], player=entry["player"])
+    except RulesError:
+        return False
+    return fresh == state
+
+
 def write_log(state: State, path: str | Path, options: dict[str, Any] | None = None) -> None:
     """The game's log, written whole or not at all (an existing file is left as it was if writing fails)."""
     write_text_atomically(path, "".join(json.dumps(line, separators=(",", ":")) + "\n"
@@ -80,10 +92,7 @@ def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
     filling memory first.
     """
     name = str(path)
-    try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below, also when the reader stops early
-    except OSError as exc:
-        raise PackError(f"cannot read log: {exc.strerror}", file=name) from None
+    stream = _open_log(path, name)
     with stream:
         try:
             if stat.S_ISDIR(os.fstat(stream.fileno()).st_mode):
@@ -109,6 +118,23 @@ def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
                 yield parse_log_line(text, name, number)
         except OSError as exc:
             raise PackError(f"cannot read log: {exc.strerror}", file=name) from None
+
+
+def _open_log(path: str | Path, name: str) -> BinaryIO:
+    """The log open for reading. Opened without blocking, so that a FIFO no program writes to reads as empty
+    (an error) rather than waiting forever; then read as usual, so that a pipe being written (`<(zcat x)`)
+    is read as it comes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError) as exc:
+        raise PackError(f"cannot read log: {getattr(exc, 'strerror', None) or exc}", file=name) from None
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except OSError as exc:
+        os.close(fd)
+        raise PackError(f"cannot read log: {exc.strerror}", file=name) from None
 
 
 def parse_log_line(text: str, name: str, number: int) -> dict[str, Any]:
@@ -171,18 +197,26 @@ def _after_the_result(entry: dict[str, Any], name: str) -> PackError:
 def read_log(path: str | Path, limit: int = 1_000_000) -> list[dict[str, Any]]:
     """A whole log (at most `limit` lines), starting with its header and ending, if the game ended, with its
     result."""
-    lines: list[dict[str, Any]] = []
+    return list(log_entries(path, limit))
+
+
+def log_entries(path: str | Path, limit: int = 1_000_000) -> Iterator[dict[str, Any]]:
+    """The lines of a log one at a time, as `read_log` checks them (a header first, nothing after the result, at
+    most `limit` lines): a reader that goes through a log once holds one line at a time."""
+    count = 0
+    ended = False
     for entry in iter_log(path):
-        if not lines and entry["type"] != "header":
+        if not count and entry["type"] != "header":
             raise PackError("a log must start with a header line", file=str(path), line=entry["_line"])
-        if lines and lines[-1]["type"] == "result":
+        if ended:
             raise _after_the_result(entry, str(path))
-        lines.append(entry)
-        if len(lines) > limit:
+        ended = entry["type"] == "result"
+        count += 1
+        if count > limit:
             raise PackError(f"more than {limit} lines", file=str(path), line=entry["_line"])
-    if not lines:
+        yield entry
+    if not count:
         raise PackError("a log must start with a header line", file=str(path), line=1)
-    return lines
 
 
 def unnamed_pack(written: str, name: object, ref: object, commands: str) -> str:
@@ -251,14 +285,20 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
     game = log_game(header, name, game)
     players, seed, options = log_start(header, game, name)
     state = game.new_game(players=players, seed=seed, options=options)
-    ended = False
+    ended = set_up = False
     for entry in lines:
         line = entry["_line"]
         if ended:  # a log ends at its result: lines copied after it would be read for nothing
             raise _after_the_result(entry, name)
         if entry["type"] == "setup":
+            if set_up:
+                raise PackError("a second setup line (a log has one, after its header)", file=name, line=line)
+            set_up = True
             _same_chance(state.history[0]["chance"], entry.get("chance", []), name, line)
-        elif entry["type"] == "decision":
+            continue
+        if not set_up and entry["type"] != "header":
+            raise PackError("the setup line is missing: a log's second line is its setup", file=name, line=line)
+        if entry["type"] == "decision":
             try:
                 state.apply(entry["action"], player=entry.get("player"))
             except IllegalAction as exc:
@@ -268,7 +308,7 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
         elif entry["type"] == "result":
             recorded = {k: v for k, v in entry.items() if k not in ("type", "_line")}
             if state.result != recorded:
-                raise ReplayMismatch(f"result differs: replay gave {state.result}, log has {recorded}",
+                raise ReplayMismatch(f"result differs: replay gave {_shown(state.result)}, log has {_shown(recorded)}",
                                      file=name, line=line)
             ended = True
         else:
@@ -278,4 +318,11 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
 
 def _same_chance(got: list[Any], recorded: list[Any], name: str, line: int) -> None:
     if got != recorded:
-        raise ReplayMismatch(f"chance outcomes differ: replay drew {got}, log has {recorded}", file=name, line=line)
+        raise ReplayMismatch(f"chance outcomes differ: replay drew {_shown(got)}, log has {_shown(recorded)}",
+                             file=name, line=line)
+
+
+def _shown(value: Any, most: int = 300) -> str:
+    """A recorded value in a message, cut short: a line of a log may hold a megabyte."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"

@@ -10,13 +10,15 @@ before anything of the game runs.
 from __future__ import annotations
 
 import json
+import re
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from .bots import BOTS
 from .errors import PackError, RulesError, unusable_json
 from .game import Game, load
-from .limits import MAX_SAVE_BYTES
+from .limits import MAX_SAVE_BYTES, MAX_SAVE_LISTS
 from .log import unnamed_pack
 from .resources import builtin_packs
 from .runtime.state import State
@@ -42,6 +44,10 @@ def read_json(path: str | Path, limit: int = MAX_SAVE_BYTES) -> Any:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded (a binary file?)",
                         file=name, line=line) from None
+    if text.count("[") + text.count("{") > MAX_SAVE_LISTS:  # counted before parsing: each costs memory to read
+        passing = next(islice(re.finditer(r"[\[{]", text), MAX_SAVE_LISTS, None)).start()
+        raise PackError(f"more than {MAX_SAVE_LISTS:,} lists and tables", file=name,
+                        line=text.count("\n", 0, passing) + 1)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -303,7 +303,7 @@ def _check_zones(model: Model, z: Any, players: int, path: str, unique_items: bo
             counts = check_table(where, content)
             for item, count in counts.items():
                 _check_member(model, zone.of, item, players, _at(where, item), seated=False)
-                check_int(_at(where, item), count, 0)
+                check_int(_at(where, item), count, 0, MAX_NUMBER)  # a count is a number of the language
                 if count:  # a pool starts with every item of its kind, those of seats not in the game at 0
                     _check_seat_of_item(model, item, players, _at(where, item))
             if room is not None:

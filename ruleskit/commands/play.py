@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import check_seat_names
     from ..errors import PackError
     from ..game import load
-    from ..log import SCENARIO_NOT_LOGGED
+    from ..log import SCENARIO_NOT_LOGGED, history_replays
     from ..outputs import check_output_file
     from ..play import HUMAN, PlaySession, fresh_seed
     from ..saves import load_saved
@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
             raise PackError("give --load or --scenario, not both")
         game, state, saved_seats = load_saved(args.load, args.pack)
         seats = seats or saved_seats
+        if args.log and not state.from_scenario and not history_replays(state):
+            raise PackError(f"--log: the decisions saved in {args.load} do not lead to the game it holds (was it "
+                            "edited?), so a log of it would not replay; play it on without --log")
     else:
         if not args.pack and not args.scenario:
             raise PackError("name the pack to play (or continue a saved game with --load FILE)")

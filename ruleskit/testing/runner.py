@@ -22,7 +22,7 @@ import attrs
 
 from ..errors import PackError, PropertyFailure, RulesError
 from ..game import Game
-from ..log import log_game, log_lines, log_start, pack_ref, read_log
+from ..log import log_entries, log_game, log_lines, log_start, pack_ref
 from ..runtime.state import State
 from . import invariants
 from .budget import Deadline, OutOfTime
@@ -397,19 +397,26 @@ def _shown_path(folder: str) -> str:
 
 def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
               apply_limit: int | None = None) -> Failure | None:
-    """Re-run a game log with every check after every decision; the failure it shows, if any."""
-    lines = read_log(path)
-    header = lines[0]
+    """Re-run a game log with every check after every decision; the failure it shows, if any.
+
+    The log is read as the game goes (one line held at a time), and read to its end once the game is over, so
+    a mistake in it is still found; a mistake is the log's error, never a failure of the game."""
+    entries = log_entries(path)
+    header = next(entries)
     game = log_game(header, str(path), game_of(pack) if pack is not None else None).with_property_checks()
     players, seed, options = log_start(header, game, str(path))
     if options:
         raise PackError("a log with options cannot be re-checked yet: its games start from the pack's setup",
                         file=str(path), line=1)
-    decisions = [entry for entry in lines if entry["type"] == "decision"]
-    queue = iter(decisions)
+
+    def next_decision() -> dict[str, Any] | None:
+        try:
+            return next((entry for entry in entries if entry["type"] == "decision"), None)
+        except PackError as exc:
+            raise _LogBroken(exc) from None
 
     def replay_choice(state: State, legal: list[Any]) -> Any:
-        entry = next(queue, None)
+        entry = next_decision()
         if entry is None:
             raise _LogEnded()
         for action in legal:
@@ -423,9 +430,21 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
         run.play()
     except _LogEnded:
         return None
+    except _LogBroken as broken:
+        raise broken.error from None
     except Exception as exc:  # noqa: BLE001 - any failure is what the log reproduces
         return failure_of(run, exc)
+    for _ in entries:  # the rest of the log, for its mistakes
+        pass
     return None
+
+
+class _LogBroken(Exception):
+    """A line of the log being re-checked is not a valid log line: the log's error, not the game's."""
+
+    def __init__(self, error: PackError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 class _LogEnded(Exception):

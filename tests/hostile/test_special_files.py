@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 
 import ruleskit
 from ruleskit.errors import PackError
-from ruleskit.limits import MAX_FILE_BYTES, MAX_LOG_LINE_BYTES, MAX_PACK_BYTES
+from ruleskit.limits import MAX_FILE_BYTES, MAX_LOG_LINE_BYTES, MAX_PACK_BYTES, MAX_SAVE_LISTS
 from ruleskit.log import replay, write_log
 from ruleskit.saves import load_saved
+from ruleskit.testing.runner import check_log
 
 ROOT = Path(__file__).resolve().parents[2]
 DICE = ROOT / "tests" / "packs" / "dice_race"
@@ -143,3 +145,62 @@ def test_a_long_list_of_decisions_written_with_escapes_is_read_within_the_corpus
     outcome = json.loads(done.stdout.splitlines()[-1])
     assert outcome["result"] == "error" and outcome["line"] == 2, outcome
     assert "is not a legal action now" in outcome["message"], outcome
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_nobody_writes_to_is_an_empty_log_not_a_wait(tmp_path: Path) -> None:
+    pipe = tmp_path / "log.jsonl"
+    os.mkfifo(pipe)
+    with pytest.raises(PackError, match="must start with a header"):
+        replay(pipe, DICE)
+    with pytest.raises(PackError, match="must start with a header"):
+        check_log(pipe, DICE)
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd here")
+def test_a_log_written_into_a_pipe_as_it_is_read_replays(tmp_path: Path) -> None:
+    # As `ruleskit replay <(zcat game.jsonl.gz)` reads one: the pipe's writer is there and writes as it goes.
+    game = ruleskit.load(DICE)
+    state = game.new_game(players=2, seed=3)
+    state.apply(state.legal_actions()[0])
+    written = tmp_path / "game.jsonl"
+    write_log(state, written)
+    reading, writing = os.pipe()
+
+    def write() -> None:
+        with os.fdopen(writing, "wb") as out:
+            for line in written.read_bytes().splitlines(keepends=True):
+                out.write(line)
+                out.flush()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        assert replay(f"/dev/fd/{reading}", DICE).history == state.history
+    finally:
+        writer.join(timeout=10)
+        os.close(reading)
+
+
+def test_a_save_of_a_million_empty_lists_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    save.write_text('{"format": "ruleskit-save",\n"junk": [' + "[]," * (MAX_SAVE_LISTS + 1) + "[]]}")
+    with pytest.raises(PackError, match="lists and tables") as caught:
+        load_saved(save, DICE)
+    assert caught.value.line == 2
+
+
+def test_a_bad_line_far_into_a_log_being_checked_is_the_logs_error(tmp_path: Path) -> None:
+    game = ruleskit.load(DICE)
+    state = game.new_game(players=2, seed=3)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    log = tmp_path / "game.jsonl"
+    write_log(state, log)
+    assert check_log(log, DICE) is None
+    lines = log.read_text().splitlines()
+    lines.insert(-1, '{"type": "decision", "action": 7}')  # after the last decision: read once the game is over
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PackError, match=r"\$\.action") as caught:
+        check_log(log, DICE)
+    assert caught.value.line == len(lines) - 1
