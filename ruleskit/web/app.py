@@ -31,18 +31,28 @@ MAX_BODY = 4 * 1024 * 1024  # a saved game of a full-size pack is well under 100
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON whose text may hold a lone surrogate (a request's `"\\ud800"` repeated in a refusal): it is
+    written as its JSON escape, where Starlette's encoding raised a UnicodeEncodeError (a 500)."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+        # Only a surrogate fails to encode, and it only ever stands inside a JSON string: `\udXXX` is its escape.
+        return text.encode("utf-8", errors="backslashreplace")
+
+
 def refused(exc: Refusal) -> JSONResponse:
-    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=NO_STORE)
+    return SafeJSONResponse({"error": exc.message}, status_code=exc.status, headers=NO_STORE)
 
 
 def answer(data: Any) -> JSONResponse:
-    return JSONResponse(data, headers=NO_STORE)
+    return SafeJSONResponse(data, headers=NO_STORE)
 
 
 async def pack_failed(request: Request, exc: Exception) -> JSONResponse:
     """An error in the pack's code met while answering (a `shows` that divides by zero): its located message,
     not a traceback."""
-    return JSONResponse({"error": str(exc)}, status_code=500, headers=NO_STORE)
+    return SafeJSONResponse({"error": str(exc)}, status_code=500, headers=NO_STORE)
 
 
 # Every app answers an error of the pack's code with its message (see `pack_failed`).
@@ -69,7 +79,28 @@ async def read_json(request: Request) -> dict[str, Any]:
         raise Refusal("the request body must be a JSON object") from None
     if not isinstance(data, dict):
         raise Refusal("the request body must be a JSON object")
+    if not is_unicode(data):
+        raise Refusal("the request body's text must be valid Unicode (a lone surrogate escape such as \\ud800 is not)")
     return data
+
+
+def is_unicode(data: Any) -> bool:
+    """Whether every string in parsed JSON encodes (JSON's `\\ud800` escape reads as a lone surrogate)."""
+    stack = [data]  # a loop, not recursion: the body may nest as deep as the parser allows
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def page(request: Request) -> Response:

@@ -362,3 +362,25 @@ def test_a_scenario_that_writes_no_seed_is_dealt_from_the_games_seed(tmp_path: P
     scenario.write_text("players = 2\nseed = 5\n")
     assert lobby.start().state.data["z"] == ruleskit.scenario(scenario, game).data["z"]
     assert lobby.info()["defaults"]["seed"] == 5
+
+
+def test_a_lone_surrogate_in_a_body_is_refused_not_an_error(served: Any) -> None:
+    # JSON's "\ud800" escape reads as a lone surrogate: repeated in a refusal, it failed to encode (a 500).
+    table = served("tests/packs/card_duel", ["human", "human"])
+    seat = table.table.state.players_to_decide()[0]
+    version = table.payload(seat)["version"]
+    before = snapshot(table)
+    for url, body in [
+        (table.seat_urls()[seat] + "/act", b'{"action": "\\ud800", "version": %d}' % version),
+        (table.host + "/new", b'{"seats": ["\\ud800", "human"]}'),
+    ]:
+        response = table.client.post(url, content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 400, (url, response.text)
+        assert "valid Unicode" in response.json()["error"]
+        assert snapshot(table) == before
+
+
+def test_a_lone_surrogate_in_an_answer_is_written_as_its_json_escape() -> None:
+    response = web_app.refused(Refusal("unknown seat '\ud800'"))
+    assert response.body == b'{"error":"unknown seat \'\\ud800\'"}'
+    assert json.loads(response.body) == {"error": "unknown seat '\ud800'"}
