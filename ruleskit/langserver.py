@@ -8,10 +8,15 @@ text and so keeps working while the pack has errors.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .errors import RulesError
@@ -29,6 +34,18 @@ from .packindex import (
 from .packs import PackReader
 
 SERVER_NAME = "ruleskit"
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class PackProtocol(LanguageServerProtocol):
+    """pygls' protocol, but a change to a document never opened is ignored (pygls raised a KeyError, shown to
+    the user as an error in the server): there is no text to apply it to."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Iterator[Any]:
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:  # keyed as pygls keys them
+            return
+        yield from super().lsp_text_document__did_change(params)
 
 
 class PackServer(LanguageServer):
@@ -37,7 +54,7 @@ class PackServer(LanguageServer):
     def __init__(self) -> None:
         from . import __version__
 
-        super().__init__(SERVER_NAME, __version__)
+        super().__init__(SERVER_NAME, __version__, protocol_cls=PackProtocol)
         self.reported: dict[Path, set[Path]] = {}
 
     def overrides(self) -> dict[Path, str]:
@@ -90,7 +107,25 @@ def diagnose(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Di
         message = error.message + (f" ({error.hint})" if error.hint else "")
         return {file: [types.Diagnostic(range=error_range(texts, error.line, error.column), message=message,
                                         severity=types.DiagnosticSeverity.Error, source=SERVER_NAME)]}
+    except UnicodeEncodeError:
+        # An open text holding a lone surrogate (sent as JSON's "\ud800"): it has no UTF-8 for the loader to read.
+        found = not_unicode(root, overrides)
+        if found is None:
+            raise
+        return found
     return {}
+
+
+def not_unicode(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Diagnostic]] | None:
+    """A diagnostic at the first lone surrogate in the open texts (the pack's own files first)."""
+    for file in sorted(overrides, key=lambda path: not path.is_relative_to(root)):
+        for number, line in enumerate(overrides[file].splitlines()):
+            match = SURROGATE.search(line)
+            if match:
+                message = f"the text is not valid Unicode: a lone surrogate U+{ord(match.group()):04X} here"
+                return {file: [types.Diagnostic(range=_range(number, match.start(), match.end()), message=message,
+                                                severity=types.DiagnosticSeverity.Error, source=SERVER_NAME)]}
+    return None
 
 
 def load_with_overrides(root: Path, overrides: dict[Path, str]) -> None:

@@ -38,6 +38,14 @@ class Session:
             self.diagnostics[params.uri] = list(params.diagnostics)
             self.published.set()
 
+        self.messages: list[str] = []
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def show(params: types.ShowMessageParams) -> None:
+            # A message (such as "Error in server: ...") also ends a wait for diagnostics: one may never come.
+            self.messages.append(params.message)
+            self.published.set()
+
     async def start(self, root: Path) -> None:
         await self.client.start_io(sys.executable, "-m", "ruleskit.cli", "lsp")
         await asyncio.wait_for(self.client.initialize_async(types.InitializeParams(
@@ -194,3 +202,35 @@ def test_references_cover_rk_and_toml(pack: Path) -> None:
     assert {("rules.rk", 5), ("rules.rk", 8)} <= places            # steps -= 1; if steps == 0
     assert any(name == "game.toml" for name, _ in places)          # set steps = ...; when = "steps > 0"
     assert not any(name == "game.toml" and line == 20 for name, line in places)   # not the definition
+
+
+def test_a_change_to_a_document_never_opened_is_ignored(pack: Path) -> None:
+    rules = pack / "rules.rk"
+
+    async def body(session: Session) -> tuple[list[types.Diagnostic], list[str]]:
+        session.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri="file:///nope.rk", version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="oops")]))
+        await session.open(rules)       # handled after the change: any error for it was shown by now
+        return session.diagnostics[uri(rules)], session.messages
+
+    diagnostics, messages = run_session(pack, body)
+    assert messages == []                   # was "Error in server: KeyError: 'file:///nope.rk'"
+    assert diagnostics == []
+
+
+def test_a_lone_surrogate_in_an_open_text_is_a_located_diagnostic(pack: Path) -> None:
+    rules = pack / "rules.rk"
+    lines = rules.read_text().splitlines(keepends=True)
+    lines[2] = "# a comment \ud800 here\n"
+    text = "".join(lines)
+
+    async def body(session: Session) -> tuple[list[types.Diagnostic], list[str]]:
+        await session.open(rules, text)
+        return session.diagnostics.get(uri(rules), []), session.messages
+
+    diagnostics, messages = run_session(pack, body)
+    assert messages == []                   # was "Error in server: UnicodeEncodeError ..."
+    (diagnostic,) = diagnostics
+    assert "not valid Unicode" in diagnostic.message
+    assert diagnostic.range.start == types.Position(line=2, character=text.splitlines()[2].index("\ud800"))
