@@ -27,7 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from ..errors import RulesError
     from ..log import replay
+    from .check import error_json
 
     if args.show:
         return _show(args)
@@ -36,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
         with status:
             state = replay(args.log, args.pack)
     else:
-        state = replay(args.log, args.pack)
+        try:
+            state = replay(args.log, args.pack)
+        except RulesError as exc:
+            if not args.json:
+                raise
+            # As `check --json` reports an error: a reader of the JSON gets JSON either way.
+            print(json.dumps({"log": str(args.log), "ok": False, "error": error_json(exc)}))
+            return 1
     decisions = sum(1 for entry in state.history if not entry.get("setup"))
     result = state.result
     if args.json:

@@ -56,3 +56,23 @@ def test_replay_json(log: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["replay", str(log), str(SHOWN), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True and report["decisions"] == 5 and report["players"] == 2
+
+
+def test_replay_json_reports_a_failure_as_json(log: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # A log cut off part way through its last line, then one whose recorded result was changed.
+    text = log.read_text()
+    truncated = log.with_name("truncated.jsonl")
+    truncated.write_text(text[:-10])
+    assert main(["replay", str(truncated), str(SHOWN), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["log"] == str(truncated)
+    assert report["error"]["kind"] == "PackError" and report["error"]["file"] == str(truncated)
+    assert report["error"]["line"] == len(text.splitlines()) and "not JSON" in report["error"]["message"]
+    lines = [json.loads(line) for line in text.splitlines()]
+    lines[2]["action"] = "step:a"          # before the die is rolled
+    changed = log.with_name("changed.jsonl")
+    changed.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["replay", str(changed), str(SHOWN), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["error"]["kind"] == "ReplayMismatch"
+    assert "step:a" in report["error"]["message"] and report["error"]["line"] == 3
