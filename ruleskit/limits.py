@@ -2,7 +2,7 @@
 
 A pack, a log, a save or a scenario that goes past one of these is refused
 with a located error before it can use much time or memory. The limits are
-far above what real games need (the largest built-in pack is under 50 KB).
+far above what real games need (the largest built-in pack has about 50 KB of TOML and rule files).
 """
 
 from __future__ import annotations

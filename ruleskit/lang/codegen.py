@@ -535,7 +535,7 @@ class GeneratingCompiler(Compiler):
         line = definition.line if definition is not None and definition.origin is self.origin else self.origin.line
         raise LanguageError(f"the pack's programs are too large to compile: their generated code passed "
                             f"{MAX_GENERATED_NODES:,} syntax nodes here, in {self.current} (the largest built-in "
-                            f"pack generates about 65,000)", file=self.origin.file, line=line,
+                            f"pack generates about 70,000)", file=self.origin.file, line=line,
                             hint="split long definitions, or write repeated statements as a loop")
 
     def _zone_lookup(self, call: ast.Call) -> ast.expr | None:
