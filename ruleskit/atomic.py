@@ -15,13 +15,19 @@ def write_text_atomically(path: str | Path, text: str) -> None:
     writer picks."""
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.part")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:  # the temporary name means nothing to the user: name the file they asked for
+        raise OSError(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(target)) from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

@@ -3,18 +3,36 @@ nothing but an error."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
 from .errors import PackError
 
 
+def _check_writable(folder: Path, what: str, target: Path) -> None:
+    """Make and remove a file in `folder`, as writing through a file beside the target will: permissions
+    alone do not say (root may write anywhere by them, yet not in /proc or on a read-only mount)."""
+    probe = folder / f".ruleskit-probe.{secrets.token_hex(6)}.part"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as exc:
+        raise PackError(f"{what} '{target}': cannot write in the folder '{folder}' ({exc.strerror or exc})") from None
+    probe.unlink(missing_ok=True)
+
+
 def check_output_file(path: str | Path, what: str) -> Path:
-    """A file a command will write: not a folder, in a folder that exists."""
+    """A file a command will write: not a folder, in a folder that exists and takes new files."""
     target = Path(path)
     if target.is_dir():
         raise PackError(f"{what} '{target}' is a folder; name a file")
     if not target.parent.is_dir():
         raise PackError(f"{what} '{target}': the folder '{target.parent}' does not exist")
+    if target.exists() and not target.is_file():  # a device or a pipe (/dev/stdout) is written straight through
+        return target
+    if target.exists() and not os.access(target, os.W_OK):
+        raise PackError(f"{what} '{target}': the file cannot be written (no permission)")
+    _check_writable(target.parent, what, target)
     return target
 
 
@@ -25,6 +43,8 @@ def check_output_folder(path: str | Path, what: str) -> Path:
         raise PackError(f"{what} '{target}' is a file, not a folder")
     if not target.exists() and not target.parent.is_dir():
         raise PackError(f"{what} '{target}': the folder '{target.parent}' does not exist")
+    # A folder yet to be made is made in its parent.
+    _check_writable(target if target.is_dir() else target.parent, what, target)
     return target
 
 
