@@ -15,16 +15,15 @@ HELP = ("Mutation testing: make small changes of the pack's rules (numbers, comp
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    from .against import parse_duration
     from .test import player_counts
 
     parser.add_argument("pack", metavar="PACK", help="pack folder, or a built-in pack name")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="try N mutants drawn at random (by --seed) instead of all of them")
     parser.add_argument("--seed", type=int, default=0, help="seed of the draw and of the games (default 0)")
-    parser.add_argument("--time", type=parse_duration, default=20.0, metavar="DURATION",
+    parser.add_argument("--time", default="20s", metavar="DURATION",
                         help="CPU budget of the pack's checks per mutant, e.g. 20s or 2m (default 20s)")
-    parser.add_argument("--lockstep-time", type=parse_duration, default=5.0, metavar="DURATION",
+    parser.add_argument("--lockstep-time", default="5s", metavar="DURATION",
                         help="CPU budget per mutant for playing it in lockstep with the pack, to see that it "
                              "changes the game at all (default 5s)")
     parser.add_argument("--players", type=player_counts, default=None,
@@ -46,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     from ..mutation.edits import load_corpus
     from ..mutation.operators import generate
     from ..mutation.scoring import SURVIVED, Outcome, pick, score_mutants
+    from ..testing.budget import parse_duration
 
+    # Parsed as `test --time` is, so a budget of nothing is refused rather than run as every mutant surviving.
+    seconds, lockstep_seconds = parse_duration(args.time), parse_duration(args.lockstep_time)
     game = load(args.pack)
     mutants = load_corpus(args.corpus) if args.corpus else generate(game)
     if args.limit is not None and args.limit < 1:
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                     handle.write(json.dumps(outcome.to_json()) + "\n")
             progress.update(task, completed=done, description=f"mutants ({survived[0]} survived)")
 
-        report = score_mutants(game, chosen, seconds=args.time, lockstep_seconds=args.lockstep_time, seed=args.seed,
+        report = score_mutants(game, chosen, seconds=seconds, lockstep_seconds=lockstep_seconds, seed=args.seed,
                                players=args.players, generated=len(mutants), progress=advance)
     if args.json:
         print(json.dumps(report.to_json()))

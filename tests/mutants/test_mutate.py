@@ -79,6 +79,12 @@ def test_the_command_lists_survivors_with_file_and_line(capsys: pytest.CaptureFi
     assert "M0001 game.toml:3" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("option", ["--time", "--lockstep-time"])
+def test_the_command_refuses_a_budget_of_nothing(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mutate", str(BUY), "--limit", "1", option, "0", "-q"]) == 1
+    assert "a duration must be more than nothing, not '0'" in capsys.readouterr().err
+
+
 def test_edits_apply_once_or_fail(tmp_path: Path) -> None:
     (tmp_path / "f.rk").write_text("a b a")
     with pytest.raises(Exception, match="occurs 2 times"):
