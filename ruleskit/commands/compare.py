@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
 from typing import Any
 
-from .simulate import positive_int, seed_int
+from .simulate import local_workers, positive_int, seed_int
 
 NAME = "compare"
 HELP = ("Play BASE and VARIANT with the same seeds and bots; report win rates by seat and grouping, game "
@@ -35,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="one bot for every seat, or a comma-separated bot per seat (default random)")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed, the same for both packs (default 0)")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
-                        help="local worker processes (default: the number of CPUs, at most 4)")
+                        help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
     parser.add_argument("--alpha", type=_alpha, default=0.05,
                         help="significance level after Holm's adjustment (default 0.05)")
     parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE ('-': print only "
@@ -61,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)
     from ..outputs import check_output_file
 
+    workers = local_workers(args.workers, args.games)
     if args.json and args.json != "-":
         check_output_file(args.json, "--json")
     base, variant = load(args.base), load(args.variant)
@@ -69,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     if not low <= players <= high:  # before a bot is named for each of them
         raise PackError(f"both packs are played by {low}-{high} players, not {players}")
     bots = seat_bots(args.bots.split(","), players)
-    workers = min(args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1)), args.games)
     progress = Progress(TextColumn("playing both packs"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), disable=args.quiet, transient=True)
     with progress:

@@ -28,6 +28,23 @@ def seed_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"the seed must be an integer, not '{text}'") from None
 
 
+WORKERS_PER_CPU = 4
+"""The most worker processes --workers may ask for, per CPU: more only share the same CPUs, each with its own
+memory and start-up."""
+
+
+def local_workers(asked: int | None, games: int) -> int:
+    """The worker processes to start: `asked` (refused above `WORKERS_PER_CPU` per CPU), else the number of CPUs
+    (at most 4); never more than there are games."""
+    from ..errors import PackError
+
+    cpus = os.cpu_count() or 1
+    if asked is not None and asked > WORKERS_PER_CPU * cpus:
+        raise PackError(f"--workers {asked} is too many for {cpus} CPU{'s' if cpus != 1 else ''}: "
+                        f"at most {WORKERS_PER_CPU * cpus} ({WORKERS_PER_CPU} per CPU)")
+    return min(asked if asked is not None else max(1, min(4, cpus)), games)
+
+
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
     parser.add_argument("--games", "-n", type=positive_int, default=200, help="number of games (default 200)")
@@ -42,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0); game i uses a seed "
                         "derived from it, so results do not depend on --workers")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
-                        help="local worker processes (default: the number of CPUs, at most 4)")
+                        help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
     parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE ('-': print only "
                         "the JSON, to standard output)")
     parser.add_argument("--plot", metavar="FILE", help="draw win rates (95 percent intervals) and game lengths to "
@@ -74,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     from ..outputs import check_fresh_folder, check_output_file
     from ..simulate import LOG_PATTERN
 
+    workers = local_workers(args.workers, args.games)
     if args.json and args.json != "-":
         check_output_file(args.json, "--json")
     if args.log_dir:
@@ -89,8 +107,6 @@ def run(args: argparse.Namespace) -> int:
     if not game.min_players <= players <= game.max_players:  # before a bot is named for each of them
         raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
     bots = seat_bots(names, players)
-    workers = args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1))
-    workers = min(workers, args.games)
     console = Console(stderr=True)
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=console, disable=args.quiet, transient=True)

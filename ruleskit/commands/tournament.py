@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
 from typing import Any
 
-from .simulate import positive_int, seed_int
+from .simulate import local_workers, positive_int, seed_int
 
 NAME = "tournament"
 HELP = "Play every pairing of bots with rotating seats and rate them (openskill: skill and uncertainty)."
@@ -23,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="players per game (default: the pack's fewest)")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0)")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
-                        help="local worker processes (default: the number of CPUs, at most 4)")
+                        help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
@@ -60,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ..outputs import check_output_file
     from ..tournament import pairings, rating_model, tournament
 
+    workers = local_workers(args.workers, args.games)
     if args.json:
         check_output_file(args.json, "--json")
     game = load(args.pack)
@@ -67,8 +67,6 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     rating_model()  # fail before playing if openskill is missing
     total = len(pairings(bots, players)) * args.games
-    workers = args.workers if args.workers is not None else max(1, min(4, os.cpu_count() or 1))
-    workers = min(workers, args.games)
     console = Console(stderr=True)
     progress = Progress(TextColumn("tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=console, disable=args.quiet, transient=True)

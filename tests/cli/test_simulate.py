@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
-from cli_support import SHOWN
+from cli_support import PACKS, SHOWN
 
 import ruleskit
 from ruleskit.cli import main
 from ruleskit.simulate import TIMING_KEYS, simulate
 
+RACE = str(PACKS / "dice_race")
 REQUIRED_KEYS = {"pack", "players", "games", "seed", "wins_by_seat", "end_reasons", "mean_decisions",
                  "games_per_second", "decisions_per_second"}
 
@@ -126,3 +128,12 @@ def test_output_paths_are_checked_before_the_games(tmp_path: Path, capsys: pytes
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, (args, err)
     assert existing.read_text(encoding="utf-8") == "kept"
+
+
+@pytest.mark.parametrize("command", [["simulate", RACE], ["compare", RACE, RACE], ["tournament", RACE,
+                                                                                  "--bots", "random,greedy"]])
+def test_more_workers_than_four_per_cpu_are_refused(command: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert main([*command, "-n", "100", "-p", "2", "-q", "--workers", "9"]) == 1
+    assert "--workers 9 is too many for 2 CPUs: at most 8 (4 per CPU)" in capsys.readouterr().err
