@@ -234,6 +234,10 @@ def bot_factory(spec: str) -> tuple[BotFactory, str | None]:
     name, _, option = spec.strip().partition(":")
     known = installed_bots()
     if name in known:
+        if known[name] is MCTSBot and option:
+            from .mcts import check_option
+
+            check_option(option)
         return known[name], option or None
     if option:
         class_name, _, class_option = option.partition(":")

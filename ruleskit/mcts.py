@@ -57,6 +57,10 @@ MAX_TREE_EDGES = 500_000
 """A search stops once its tree holds this many edges (each action seen at each node): a pack whose actions
 differ at every guess of the hidden cards made a tree of 2 GB within the step bound."""
 WIN_CHECK_SAMPLES = 4
+MAX_ITERATIONS = 100_000
+MAX_SECONDS = 600.0
+"""The largest budget a spec (`mcts:N`, `mcts:Ns`) may ask for per decision: a hundred times the default
+already takes seconds a decision, and `mcts:99999999` left a game running for hours as if hung."""
 
 Key = tuple[tuple[int, str], ...]
 """A tree edge: the (player, action id) pairs taken at a node, one pair unless the stage is simultaneous."""
@@ -78,8 +82,14 @@ class Budget:
         if re.fullmatch(r"\d+", text):
             if int(text) < 1:
                 raise PackError("an mcts budget needs at least 1 iteration")
+            if int(text) > MAX_ITERATIONS:
+                raise PackError(f"an mcts budget of {text} iterations would be searching without end: "
+                                f"at most {MAX_ITERATIONS:,} a decision")
             return cls(iterations=int(text))
         match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)s", text)
+        if match and float(match.group(1)) > MAX_SECONDS:
+            raise PackError(f"an mcts budget of {text} would be searching without end: "
+                            f"at most {MAX_SECONDS:g}s a decision")
         if match and float(match.group(1)) > 0:
             return cls(seconds=float(match.group(1)))
         raise PackError(f"bad mcts budget '{text}': give iterations (mcts:2000) or seconds (mcts:0.5s)")
@@ -104,6 +114,15 @@ class Node:
     edges: dict[tuple[int, str], Edge] = attrs.Factory(dict)
     children: dict[Key, Node] = attrs.Factory(dict)
     visits: int = 0
+
+
+def check_option(option: str) -> None:
+    """Refuse a bad `mcts:OPTION` (budget, then settings) when the spec is named, not when its first decision
+    is due (in a worker, or after a human's moves)."""
+    budget, _, settings = option.partition(":")
+    Budget.parse(budget)
+    if settings:
+        parse_settings(settings, None, EXPLORATION)
 
 
 def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[int | None, float]:

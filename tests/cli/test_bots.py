@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from cli_support import DUEL, SHOWN
 
 import ruleskit
-from ruleskit.bots import GreedyBot, RandomBot, derive_seed, seat_bots
+from ruleskit.bots import GreedyBot, RandomBot, check_seat_names, derive_seed, seat_bots
 from ruleskit.errors import PackError
 from ruleskit.simulate import simulate
 
@@ -85,3 +86,13 @@ def test_seat_bots_fills_or_checks_seats() -> None:
             assert message in str(exc)
         else:
             raise AssertionError(f"{bad} accepted")
+
+
+@pytest.mark.parametrize("spec", ["mcts:99999999", "mcts:100001", "mcts:99999s", "mcts:99999999:depth=8"])
+def test_an_mcts_search_without_end_is_refused_when_named(spec: str) -> None:
+    # Named on the command line (simulate --bots, play --seats), not found out at the bot's first decision.
+    with pytest.raises(PackError, match="searching without end"):
+        seat_bots([spec, "random"], 2)
+    with pytest.raises(PackError, match="searching without end"):
+        check_seat_names([spec, "random"], "human")
+    assert seat_bots(["mcts:100000", "mcts:600s"], 2) == ["mcts:100000", "mcts:600s"]
