@@ -251,6 +251,9 @@ def log_game(header: dict[str, Any], name: str, pack: str | Path | Game | None =
             raise PackError(unnamed_pack("this log was written with", header["pack"], ref,
                                          "ruleskit replay LOG PACK, ruleskit test PACK --log LOG"),
                             file=name, line=1)
+    if game.name != header["pack"]:  # another pack altogether, not this one changed
+        raise ReplayMismatch(f"this log was written with pack '{header['pack']}', not '{game.name}'",
+                             file=name, line=1)
     if game.content_hash != header["hash"]:
         raise ReplayMismatch(f"the pack '{game.name}' has changed since this log was written "
                              f"(content hash {game.content_hash[:12]} != {str(header['hash'])[:12]})",

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_support import SHOWN
+from cli_support import PACKS, SHOWN
 
 import ruleskit
 from ruleskit.cli import main
@@ -76,3 +76,11 @@ def test_replay_json_reports_a_failure_as_json(log: Path, capsys) -> None:  # ty
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and report["error"]["kind"] == "ReplayMismatch"
     assert "step:a" in report["error"]["message"] and report["error"]["line"] == 3
+
+
+def test_a_log_of_another_pack_names_both_packs(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = str(PACKS / "dice_race")
+    assert main(["replay", str(log), other]) == 1
+    err = capsys.readouterr().err
+    shown, named = ruleskit.load(SHOWN).name, ruleskit.load(other).name
+    assert f"this log was written with pack '{shown}', not '{named}'" in err and "has changed" not in err
