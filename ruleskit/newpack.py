@@ -39,6 +39,8 @@ def create_pack(folder: str | Path, template: str = DEFAULT_TEMPLATE, name: str 
     known = templates()
     if template not in known:
         raise PackError(f"unknown template '{template}'", hint="templates: " + ", ".join(known) if known else None)
+    if not str(folder):  # Path("") is ".", which would be refused as a folder that already exists
+        raise PackError("a pack name cannot be empty")
     target = Path(folder)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise PackError(f"'{target}' already exists and is not an empty folder; choose a new name")

@@ -54,6 +54,12 @@ def test_new_refuses_an_existing_folder_and_unknown_template(tmp_path: Path) -> 
     assert not (tmp_path / "fresh").exists()
 
 
+def test_new_refuses_an_empty_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", ""]) == 1
+    err = capsys.readouterr().err
+    assert "a pack name cannot be empty" in err and "already exists" not in err
+
+
 def test_pack_names_from_folder_names() -> None:
     assert pack_name_for(Path("Connect Four!")) == "connect-four"
     assert pack_name_for(Path("4x4")) == "pack-4x4"
