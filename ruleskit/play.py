@@ -31,9 +31,10 @@ from .display import Display
 from .errors import IllegalAction, PackError
 from .game import Game
 from .log import pack_ref, write_log
+from .resources import builtin_packs
 from .runtime.engine import Action
 from .runtime.state import State
-from .safetext import plain
+from .safetext import plain, shell_word
 from .saves import SAVE_FORMAT
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
 from .tableau import Redaction, known_items, secret_items
@@ -349,7 +350,12 @@ class PlaySession:
         except ValueError:  # a name the system cannot take (a NUL character): the game goes on
             self.console.print(plain(f"Cannot save to {path!r}: not a usable file name"))
             return
-        self.console.print(plain(f"Saved to {path}; continue with: ruleskit play --load {path}"))
+        command = f"ruleskit play --load {shell_word(path)}"
+        ref = pack_ref(self.state.game)
+        if ref not in builtin_packs():  # a save never chooses a folder to load: it must be named again
+            command += f" {shell_word(ref)}"
+        # Not wrapped, so that the command copies whole.
+        self.console.print(plain(f"Saved to {path}; continue with: {command}"), soft_wrap=True)
 
     def write_log(self) -> None:
         if self.log_path:

@@ -9,6 +9,7 @@ rich markup.
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 
 from rich.markup import escape
@@ -49,3 +50,12 @@ def plain(text: object, style: str = "", newlines: bool = False) -> Text:
 def markup_safe(text: object) -> str:
     """`text` cleaned and escaped, for embedding in a rich markup string."""
     return escape(clean(text))
+
+
+def shell_word(path: object) -> str:
+    """`path` as one word of a command to copy into a shell: quoted, and `./`-prefixed where it would be read as
+    an option (`-x`)."""
+    text = str(path)
+    if text.startswith("-"):
+        text = "./" + text
+    return shlex.quote(text)

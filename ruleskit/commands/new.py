@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 from collections.abc import Callable
 
 NAME = "new"
@@ -23,6 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def run(args: argparse.Namespace) -> int:
     from ..newpack import create_pack
+    from ..safetext import shell_word
 
     folder = create_pack(args.folder, args.template, args.name)
     files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     for name in files:
         print(f"  {name}")
     print("Next:")
-    shown, tests = shlex.quote(str(folder)), shlex.quote(str(folder / "tests"))  # commands to copy into a shell
+    shown, tests = shell_word(folder), shell_word(folder / "tests")  # commands to copy into a shell
     for line in (f"ruleskit check {shown}", f"ruleskit test {shown} --games 20",
                  f"ruleskit play {shown}", f"python -m pytest {tests}"):
         print(f"  {line}")

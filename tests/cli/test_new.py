@@ -84,3 +84,12 @@ def test_the_next_commands_can_be_pasted_for_a_folder_with_spaces(tmp_path: Path
     assert "  ruleskit check 'my game'\n" in out
     assert "  python -m pytest 'my game/tests'\n" in out
     assert main(["check", "my game"]) == 0
+
+
+def test_the_next_commands_do_not_read_a_folder_as_an_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "--", "-x"]) == 0
+    out = capsys.readouterr().out
+    assert "  ruleskit test ./-x --games 20\n" in out and " -x " not in out.split("Next:")[1]
+    assert main(["check", "./-x"]) == 0

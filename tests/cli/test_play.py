@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -85,6 +86,20 @@ def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) ->
     assert state.stage == "walk" and len(state.history) == 2
     code, out, _ = _play([SHOWN, "--load", str(saved)], ["quit"], script, capsys)
     assert code == 0 and "walk" in out and "Step to" in out
+
+
+def test_the_save_hint_is_a_command_that_loads_the_save(tmp_path: Path, script, capsys,  # type: ignore[no-untyped-def]
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shown = str(Path(SHOWN).resolve())  # a folder, not a built-in pack: the command names it
+    _, out, _ = _play([SHOWN, "--seats", "human,random", "--seed", "3"], ["1", "save my game.json", "quit"],
+                      script, capsys)
+    assert f"continue with: ruleskit play --load 'my game.json' {shlex.quote(shown)}\n" in out
+    _, out, _ = _play([SHOWN, "--seats", "human,random", "--seed", "3"], ["1", "save -x", "quit"], script, capsys)
+    assert f"continue with: ruleskit play --load ./-x {shlex.quote(shown)}\n" in out
+    code, out, _ = _play(["--load", "./-x", shown], ["quit"], script, capsys)
+    assert code == 0 and "walk" in out
+    assert load_saved(tmp_path / "my game.json", SHOWN)[1].stage == "walk"
 
 
 def test_a_file_name_the_system_cannot_take_is_refused_and_the_game_goes_on(
