@@ -33,7 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players of the first game (default: the number of seats, else the minimum)")
     parser.add_argument("--seats", default=None,
-                        help="who sits where, comma-separated: human, random, greedy "
+                        help="who sits where, comma-separated: human, or a bot: random, greedy, "
+                             "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md) "
                              "(default: a human in seat 1 and random bots elsewhere)")
     parser.add_argument("--seed", type=seed_int, default=None,
                         help="the first game's seed (default: drawn at random, so no player can deal it again)")

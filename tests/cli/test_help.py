@@ -43,3 +43,11 @@ def test_help_from_the_installed_command() -> None:
                           timeout=120, check=False)
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert "usage: ruleskit" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "serve"])
+def test_seats_help_names_every_kind_of_bot(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # as argparse wraps it
+    assert "human, or a bot: random, greedy, mcts[:ITERATIONS|:SECONDSs], package.module:Class" in out
