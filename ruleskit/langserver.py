@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -272,4 +272,8 @@ def make_server() -> PackServer:
 
 
 def serve() -> None:
-    make_server().start_io()
+    import sys
+
+    from .lspframing import CheckedInput
+
+    make_server().start_io(stdin=cast(BinaryIO, CheckedInput(sys.stdin.buffer)))
