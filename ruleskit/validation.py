@@ -202,8 +202,9 @@ def check_options(game: Game, options: Any, players: int, path: str = "$.options
 # ------------------------------------------------------------------ whole states
 
 
-def check_state(game: Game, saved: Any, path: str = "$") -> None:
-    """A saved state (the output of `State.to_json`) fits `game` in every part the engine reads."""
+def check_state(game: Game, saved: Any, path: str = "$", invariants: bool = True) -> None:
+    """A saved state (the output of `State.to_json`) fits `game` in every part the engine reads, and (if
+    `invariants`) the pack's `[invariants]` hold on it."""
     table = check_table(path, saved)
     check_keys(path, table, ("format", "pack", "version", "hash", "data", "pending", "history"))
     check_data(game, table["data"], _at(path, "data"))
@@ -218,6 +219,22 @@ def check_state(game: Game, saved: Any, path: str = "$") -> None:
             raise InvalidData(_at(_at(_at(path, "data"), "flow"), "order"),
                               "no seat takes a turn, and the game is not over")
         check_deciders_can_act(game, table["data"], _at(path, "data"))
+    if invariants:
+        check_invariants_hold(game, table["data"], table["pending"], _at(path, "data"))
+
+
+def check_invariants_hold(game: Game, data: dict[str, Any], pending: dict[str, Any] | None, path: str) -> None:
+    """The pack's `[invariants]` hold on the saved data, as they hold at every decision of a game played (what
+    `ruleskit test` checks): a state that fits every type yet breaks one could not have been reached, and
+    would fail somewhere in the pack's code once play went on."""
+    from .runtime.checks import broken_invariant
+    from .runtime.data import copy_data
+
+    acting = pending["player"] if pending is not None else data["flow"]["active"]
+    broken = broken_invariant(game, copy_data(data), acting)
+    if broken is not None:
+        name, detail, where = broken
+        raise InvalidData(path, f"breaks the pack's invariant '{name}'{f' ({where})' if where else ''}: {detail}")
 
 
 def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:

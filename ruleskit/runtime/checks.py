@@ -153,3 +153,18 @@ def check_decision(game: Game, before: dict[str, Any], after: dict[str, Any], pl
         ctx.olds = []
         verify_all(ctx, game.end_checks, {"reason": result["reason"], "winners": list(result["winners"]),
                                           "scores": list(result["scores"])}, player)
+
+
+def broken_invariant(game: Game, data: dict[str, Any], acting: int) -> tuple[str, str, str | None] | None:
+    """The first of the pack's `[invariants]` that does not hold on `data` (each evaluated for the player
+    `acting`): its name, what was wrong and where it is written (`file:line`); None if all hold. An invariant
+    whose evaluation fails counts as broken, with the error as what was wrong."""
+    for name, (check, message, source) in game.invariants.items():
+        where = f"{source.file}:{source.line}" if source is not None else None
+        try:
+            held = check(Ctx(game.program, data, acting))
+        except RulesError as exc:
+            return name, f"could not be evaluated: {exc}", where
+        if held is not True:
+            return name, f"{message} (the check gave {held!r})", where
+    return None

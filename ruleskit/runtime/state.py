@@ -614,11 +614,14 @@ class State:
         return json.dumps(saved, separators=(",", ":"), sort_keys=sort_keys)
 
     @classmethod
-    def from_json(cls, game: Game, data: dict[str, Any] | str, *, trusted: bool = False) -> State:
-        """A state from `to_json()` data or `dumps()` text, checked against the pack before use.
+    def from_json(cls, game: Game, data: dict[str, Any] | str, *, trusted: bool = False,
+                  invariants: bool = True) -> State:
+        """A state from `to_json()` data or `dumps()` text, checked against the pack before use: every part,
+        then (unless `invariants` is False) the pack's `[invariants]`.
 
         `trusted=True` skips the check, for text this process has just written itself (the
         engine's own round-trip checks); never for anything read from a file or a caller.
+        `invariants=False` is for a state that a property test found breaking one.
         """
         if isinstance(data, str):
             try:
@@ -633,7 +636,7 @@ class State:
             raise PackError(f"saved state belongs to pack '{data.get('pack')}' {data.get('version')} "
                             f"with other content than the loaded {game.name} {game.version}")
         if not trusted:
-            check_state(game, data)  # every part against the pack, with the JSON path of the first bad value
+            check_state(game, data, invariants=invariants)  # with the JSON path of the first bad value
         state = cls(game, copy_data(data["data"]), copy_data(data["pending"]), copy_data(data["history"]))
         state._said = sum(len(m) for entry in state._history for m in entry.get("messages", ()))
         return state

@@ -16,7 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction, PropertyFailure, RulesError
-from ..runtime.context import Ctx
+from ..runtime.checks import broken_invariant
 from ..runtime.faces import is_token, token
 from ..runtime.state import State
 from ..runtime.visibility import hidden_summary, sees, zone_owner
@@ -47,16 +47,10 @@ class InvariantFailure(Exception):
 
 def check_pack_invariants(state: State) -> None:
     """Evaluate the pack's `[invariants]` on the state; raise on the first false one."""
-    game = state.game
-    for name, (check, message, source) in game.invariants.items():
-        where = f"{source.file}:{source.line}" if source is not None else None
-        ctx = Ctx(game.program, state.raw, _acting(state))
-        try:
-            held = check(ctx)
-        except RulesError as exc:
-            raise InvariantFailure(f"invariant {name}", f"could not be evaluated: {exc}", where) from None
-        if held is not True:
-            raise InvariantFailure(f"invariant {name}", f"{message} (the check gave {held!r})", where)
+    broken = broken_invariant(state.game, state.raw, _acting(state))
+    if broken is not None:
+        name, detail, where = broken
+        raise InvariantFailure(f"invariant {name}", detail, where)
 
 
 def _acting(state: State) -> int:
