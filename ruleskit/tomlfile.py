@@ -171,6 +171,9 @@ def read_bytes(path: Path, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
         os.close(fd)
 
 
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def decode_text(raw: bytes, name: str) -> str:
     """UTF-8 text with lines of bounded length; other bytes or a longer line are located errors."""
     if raw[:2] == b"\x1f\x8b":
@@ -182,6 +185,8 @@ def decode_text(raw: bytes, name: str) -> str:
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded", file=name, line=line,
                         column=column) from None
+    if text.startswith(BYTE_ORDER_MARK):  # written by some editors (Notepad) before UTF-8 text, and invisible in them
+        text = text[1:]
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise PackError("a NUL byte: this is a binary file, not text", file=name, line=line)
