@@ -58,6 +58,12 @@ class ExpressionCompiler:
         self.rule_defs = {d.name: d for d in definitions if d.kind == "rule"}
         self.proc_defs = {d.name: d for d in definitions if d.kind == "proc"}
         self.hook_defs = [d for d in definitions if d.kind in ("on", "modify")]
+        for definition in definitions:
+            if definition.kind in ("rule", "proc") and definition.name in SPECIALS:
+                # The bare name reads the built-in first, so only a call `players()` reached such a rule.
+                raise LanguageError(f"'{definition.name}' is a built-in name and cannot name a "
+                                    f"{'rule' if definition.kind == 'rule' else 'procedure'}",
+                                    file=definition.origin.file, line=definition.line)
         self.event_arity: dict[str, tuple[int, str]] = {k: (v, "built-in") for k, v in BUILTIN_EVENTS.items()}
         self.origin = Origin("<pack>")
         self.calls: dict[str, set[str]] = {}

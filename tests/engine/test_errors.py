@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -323,3 +324,19 @@ def test_saved_state_from_other_pack_is_refused(tmp_path: Path, dice_race: rules
         State.from_json(dice_race, saved)
     with pytest.raises(PackError, match="not JSON"):
         State.from_json(game, "{not json")
+
+
+@pytest.mark.parametrize(("definition", "said"), [
+    ("rule players() = 1", "'players' is a built-in name and cannot name a rule"),
+    ("proc me() { }", "'me' is a built-in name and cannot name a procedure"),
+])
+def test_a_rule_or_procedure_cannot_take_a_built_in_name(tmp_path: Path, definition: str, said: str) -> None:
+    """`rule players() = 1` loaded, reachable only as `players()`: the bare name read the built-in."""
+    pack = tmp_path / "envoys"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "games" / "envoys", pack)
+    rules = pack / "rules.rk"
+    line = rules.read_text().count("\n") + 1
+    rules.write_text(rules.read_text() + definition + "\n")
+    with pytest.raises(LanguageError) as refused:
+        ruleskit.load(pack)
+    assert said in refused.value.message and refused.value.line == line
