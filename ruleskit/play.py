@@ -125,7 +125,7 @@ class PlaySession:
                 in_a_row += 1
                 before = self.state.clone()
                 self.state.apply(extra, player=extra.player)
-                self.tell(extra.player, self.seats[extra.player], extra.label, False, before)
+                self.tell(extra.player, self.seats[extra.player], extra, False, before)
                 continue
             in_a_row = 0
             player = self.state.players_to_decide()[0]
@@ -143,9 +143,9 @@ class PlaySession:
         secret = self.state.raw["flow"]["simul"] is not None
         before = self.state.clone()
         self.state.apply(action)
-        self.tell(player, self.seats[player], action.label, secret, before)
+        self.tell(player, self.seats[player], action, secret, before)
 
-    def tell(self, player: int, seat: str, label: str, secret: bool, before: State) -> None:
+    def tell(self, player: int, seat: str, action: Action, secret: bool, before: State) -> None:
         """The decision just taken, then its consequences; kept for the next human screen when humans play.
         The humans who did not take it read its label without the items they cannot see now (a card passed
         between two hidden hands)."""
@@ -154,8 +154,9 @@ class PlaySession:
             self.picks_shown.append((len(self.state.history), shown))
         others = [human for human in self.humans if human != player]
         redaction = Redaction(self.state)
+        label = action.label
         if others and not secret:
-            label = redaction.text(label, *others)
+            label = redaction.label(action, *others)
         lines = [decision_line(self.display, player, seat, label, secret),
                  *outcome_events(self.display, self.state.history[-1], self.told_to_humans(self.state, redaction)),
                  *self.visible_changes(before),
@@ -255,7 +256,7 @@ class PlaySession:
             before = self.state.clone()
             self.state.apply(chosen, player=player)
             self.undo_stack.append(Snapshot(player, before, len(before.history)))
-            self.tell(player, "", chosen.label, False, before)
+            self.tell(player, "", chosen, False, before)
         if self.hand_over(decider):
             self.show(decider)
 
@@ -309,7 +310,7 @@ class PlaySession:
             self.console.print(plain(f"Not allowed: {exc.message}"))
             return
         self.undo_stack.append(Snapshot(player, before, len(before.history)))
-        self.tell(player, "", action.label, secret and len(self.humans) > 1, before)
+        self.tell(player, "", action, secret and len(self.humans) > 1, before)
 
     # ------------------------------------------------------------- undo, save, log
 

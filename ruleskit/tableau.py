@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .digits import plain_digits
 from .display import Display
 from .model import edge_key
+from .runtime.engine import Action, action_label
 
 if TYPE_CHECKING:
     from .game import Game
@@ -61,6 +62,21 @@ class Redaction:
             named = [str(model.item_data.get(item, {}).get("name", item)) for item in hidden]
             names = self._names[seats] = name_index([*hidden, *named])
         return without_names(text, names)
+
+    def label(self, action: Action, *seats: int) -> str:
+        """The label of `action`, taken in this state's game, as every one of `seats` may read it: only the
+        values bound to its parameters are looked at (an Envoys card's name in the pack's label, "Courier:
+        Player 1 holds a 7", named hidden cards too and was hidden). A choice's answer, whose label the pack's
+        code wrote, is read whole, as any text."""
+        payload = action.internal_payload()
+        game = self.state.game
+        compiled = game.actions.get(payload["action"]) if "action" in payload else None
+        if compiled is None:
+            return self.text(action.label, *seats)
+        args = payload["args"]
+        if action_label(game.model, compiled, args) != action.label:  # not written from these values: as text
+            return self.text(action.label, *seats)
+        return action_label(game.model, compiled, args, lambda value: self.text(value, *seats))
 
 
 def name_index(names: Iterable[str]) -> dict[str, list[str]]:

@@ -210,3 +210,42 @@ def test_play_tells_the_packs_messages_and_random_picks_without_what_a_human_can
     assert len(said) == 4  # the human's own two draws are told by name
     assert not any(gate in out for gate in ("North Gate", "South Gate"))
     assert "a random pick is made" in out
+
+
+def test_the_words_of_an_actions_label_are_not_hidden_only_its_values(tmp_path: Path) -> None:
+    """Envoys names its actions after the card played ("Courier: Player 2 holds a 5"): the other Couriers,
+    in the draw pile, share that name, and another seat read "(hidden): Player 2 holds a 5". Only the values
+    bound to the parameters are looked at; the label's own words are the pack's."""
+    import random
+
+    import ruleskit
+    from ruleskit.tableau import Redaction
+
+    game = ruleskit.load("envoys")
+    told = []
+    for seed in range(40):
+        state, rng = game.new_game(players=2, seed=seed), random.Random(seed)
+        while not state.is_terminal and len(told) < 3:
+            actions = state.legal_actions()
+            action = actions[rng.randrange(len(actions))]
+            state.apply(action)
+            if action.id.startswith("accuse:"):
+                redaction = Redaction(state)
+                told.append((action.label, redaction.label(action, 1 - action.player),
+                             redaction.text(action.label, 1 - action.player)))
+    assert told
+    for label, seen, as_text in told:
+        assert seen == label and seen.startswith("Courier:")
+        assert as_text.startswith(HIDDEN)  # what the whole label read as text gave
+
+
+def test_a_value_of_a_label_is_still_hidden_when_the_seat_cannot_see_it(tmp_path: Path) -> None:
+    import ruleskit
+    from ruleskit.tableau import Redaction
+
+    game = ruleskit.load(write_pack(tmp_path, "passing", 3, PASSING))
+    state = game.new_game(players=3, seed=3)
+    action = state.legal_actions()[0]
+    state.apply(action)
+    assert Redaction(state).label(action, 2) == f"Pass {HIDDEN} face down to the next player"
+    assert Redaction(state).label(action, 1) == action.label  # the card is now in Player 2's hand

@@ -33,6 +33,7 @@ from .zones import initial_content
 
 if TYPE_CHECKING:
     from ..game import CompiledAction, Game
+    from ..model import Model
 
 MAX_IDLE_TURNS_PER_PLAYER = 2
 # More legal actions than this at one decision is a mistake in the pack (three parameters over long ranges,
@@ -610,11 +611,7 @@ def _new_action(game: Game, action: CompiledAction, values: list[Any], player: i
         raise ProgramError(f"{exc.message} in {where}") from None
 
     def label() -> str:
-        labels = {p.name: label_of(game.model, args[p.name], p.type == "player") for p in action.params}
-        if action.label:
-            # Plain substitution of {param}: str.format would also follow {param.attr} into Python objects.
-            return _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
-        return f"{action.name} ({', '.join(labels.values())})"
+        return action_label(game.model, action, args)
 
     def payload() -> dict[str, Any]:
         return {"action": action.name, "args": {k: _plain(v) for k, v in args.items()}}
@@ -622,6 +619,22 @@ def _new_action(game: Game, action: CompiledAction, values: list[Any], player: i
     if _plain_values(values):  # kept in a table and taken again and again: the payload made once, now
         return Action(action_id, label, player, {"action": action.name, "args": args})
     return Action(action_id, label, player, payload)
+
+
+def action_label(model: Model, action: CompiledAction, args: dict[str, Any],
+                 shown: Callable[[str], str] | None = None) -> str:
+    """The label of `action` with its parameters bound to `args`: the pack's label with each `{param}` written
+    as `label_of` writes its value, passed through `shown` if given (what a seat may read of a value: the
+    label's own words are the pack's, the same in every game, and hide nothing)."""
+    if not action.params:
+        return action.label or action.name
+    labels = {p.name: label_of(model, args[p.name], p.type == "player") for p in action.params}
+    if shown is not None:
+        labels = {name: shown(text) for name, text in labels.items()}
+    if action.label:
+        # Plain substitution of {param}: str.format would also follow {param.attr} into Python objects.
+        return _PLACEHOLDER.sub(lambda m: labels.get(m.group(1), m.group(0)), action.label)
+    return f"{action.name} ({', '.join(labels.values())})"
 
 
 def _plain(value: Any) -> Any:
