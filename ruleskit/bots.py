@@ -30,6 +30,9 @@ FOLLOW_UP_DEPTH = 3
 OUT_OF_TURN_CHANCE = 4
 MAX_OUT_OF_TURN_IN_A_ROW = 8
 MAX_FOLLOW_UP_OPTIONS = 12
+MAX_GREEDY_SAMPLES = 1000
+"""The most determinized copies a spec (`greedy:N`) may ask for: every copy tries the first action whatever
+the step bound, and `greedy:999999999999` built a list of that many seeds and hung."""
 
 
 def derive_seed(*parts: int) -> int:
@@ -89,11 +92,7 @@ class GreedyBot:
 
     def __init__(self, game: Game, seed: int, samples: int | str = 1) -> None:
         self.rng = random.Random(seed)
-        if isinstance(samples, str):
-            if not plain_digits(samples) or int(samples) < 1:
-                raise PackError(f"greedy takes a number of samples (greedy:3), not '{samples}'")
-            samples = int(samples)
-        self.samples = samples
+        self.samples = greedy_samples(samples)
         self.measure: Callable[..., Any] = game.heuristic or game.score
         self.spent = 0  # the steps this decision's copies have run (`State.work`)
 
@@ -182,6 +181,20 @@ class GreedyBot:
         return float(state.evaluate(self.measure, player))
 
 
+def greedy_samples(samples: int | str) -> int:
+    """The number of copies `greedy:SAMPLES` asks for, refused if it is not a number from 1 to MAX_GREEDY_SAMPLES."""
+    if isinstance(samples, str):
+        if not plain_digits(samples):
+            raise PackError(f"greedy takes a number of samples (greedy:3), not '{samples}'")
+        samples = int(samples)
+    if samples < 1:
+        raise PackError(f"greedy takes a number of samples (greedy:3), not '{samples}'")
+    if samples > MAX_GREEDY_SAMPLES:
+        raise PackError(f"greedy:{samples} would be searching without end: "
+                        f"at most {MAX_GREEDY_SAMPLES:,} samples a decision")
+    return samples
+
+
 def out_of_turn_choice(state: State, seated: list[Any], in_a_row: int) -> Action | None:
     """An `anytime` action a player who is not to decide takes now, asked in seat order; None if nobody does.
 
@@ -238,6 +251,8 @@ def bot_factory(spec: str) -> tuple[BotFactory, str | None]:
             from .mcts import check_option
 
             check_option(option)
+        if known[name] is GreedyBot and option:
+            greedy_samples(option)
         return known[name], option or None
     if option:
         class_name, _, class_option = option.partition(":")

@@ -6,7 +6,7 @@ import pytest
 from cli_support import DUEL, SHOWN
 
 import ruleskit
-from ruleskit.bots import GreedyBot, RandomBot, check_seat_names, derive_seed, seat_bots
+from ruleskit.bots import MAX_GREEDY_SAMPLES, GreedyBot, RandomBot, check_seat_names, derive_seed, seat_bots
 from ruleskit.errors import PackError
 from ruleskit.simulate import simulate
 
@@ -96,3 +96,20 @@ def test_an_mcts_search_without_end_is_refused_when_named(spec: str) -> None:
     with pytest.raises(PackError, match="searching without end"):
         check_seat_names([spec, "random"], "human")
     assert seat_bots(["mcts:100000", "mcts:600s"], 2) == ["mcts:100000", "mcts:600s"]
+
+
+@pytest.mark.parametrize("spec", ["greedy:99999999", "greedy:1001", "greedy:999999999999"])
+def test_a_greedy_search_without_end_is_refused_when_named(spec: str) -> None:
+    with pytest.raises(PackError, match="at most 1,000 samples"):
+        seat_bots([spec, "random"], 2)
+    with pytest.raises(PackError, match="at most 1,000 samples"):
+        check_seat_names([spec, "random"], "human")
+    assert seat_bots(["greedy:1000", "greedy:1"], 2) == ["greedy:1000", "greedy:1"]
+
+
+@pytest.mark.parametrize("samples", [MAX_GREEDY_SAMPLES + 1, str(MAX_GREEDY_SAMPLES + 1), 10**12, 0])
+def test_a_greedy_bot_refuses_samples_out_of_bounds(samples: int | str) -> None:
+    game = ruleskit.load(SHOWN)
+    with pytest.raises(PackError, match="at most 1,000 samples|greedy takes a number of samples"):
+        GreedyBot(game, 1, samples)
+    assert GreedyBot(game, 1, MAX_GREEDY_SAMPLES).samples == MAX_GREEDY_SAMPLES

@@ -135,6 +135,7 @@ def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, 
     ([SHOWN, "--seats", "human,robot"], "unknown seat 'robot': human, or a bot (random, greedy, mcts"),
     ([SHOWN, "--seats", "humen,random"], "(did you mean 'human'?)"),
     ([SHOWN, "--players", "9"], "for 2-4 players, not 9"),
+    ([SHOWN, "--seats", "human,greedy:99999999"], "at most 1,000 samples"),
     ([SHOWN, "--players", "3", "--seats", "human,random"], "2 seats for 3 players"),
     (["--load", "missing.json"], "cannot read saved game"),
 ])

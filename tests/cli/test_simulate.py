@@ -91,6 +91,15 @@ def test_bad_choices_get_a_message_not_a_traceback(args: list[str], message: str
     assert message in err and "Traceback" not in err
 
 
+def test_too_many_greedy_samples_are_refused_before_any_game(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    logs = tmp_path / "logs"
+    assert main(["simulate", SHOWN, "--games", "2", "--quiet", "--bots", "greedy:99999999",
+                 "--log-dir", str(logs)]) == 1
+    assert "at most 1,000 samples" in capsys.readouterr().err
+    assert not logs.exists()  # the games' log folder is made only once the games start
+
+
 def test_unknown_pack(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "no-such-pack", "--quiet"]) == 1
     assert "no pack found" in capsys.readouterr().err
