@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..errors import PackError
+from .options import name_text, path_text
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
 
@@ -26,12 +27,12 @@ def parse_duration(text: str | float | int) -> float:
 def add_options(parser: argparse.ArgumentParser) -> None:
     """Add --against, --against-backend, --expect-diff (and --time unless the parser has it already)."""
     group = parser.add_argument_group("differential runs")
-    group.add_argument("--against", metavar="OTHER", default=None,
+    group.add_argument("--against", metavar="OTHER", type=name_text, default=None,
                        help="play PACK and OTHER in lockstep on the same seeds and decisions and report the first "
                             "difference in state, offered actions, chance or result (shrunk, written as logs)")
     group.add_argument("--against-backend", choices=["compiled", "closures"], default=None,
                        help="run PACK on its default backend against the same pack on this backend")
-    group.add_argument("--expect-diff", metavar="PATH", action="append", default=[],
+    group.add_argument("--expect-diff", metavar="PATH", type=path_text, action="append", default=[],
                        help="a path where the packs are meant to differ, e.g. 'players[*].coins' or "
                             "'legal_actions.anchor' (repeatable; * is any text within a part, ** any text)")
     try:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .options import list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "compare"
@@ -30,16 +31,16 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--games", "-n", type=positive_int, default=200, help="games per pack (default 200)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the nearest count both packs allow)")
-    parser.add_argument("--bots", default="random",
+    parser.add_argument("--bots", type=list_text, default="random",
                         help="one bot for every seat, or a comma-separated bot per seat (default random)")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed, the same for both packs (default 0)")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
                         help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
     parser.add_argument("--alpha", type=_alpha, default=0.05,
                         help="significance level after Holm's adjustment (default 0.05)")
-    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON to FILE ('-': print only "
+    parser.add_argument("--json", metavar="FILE", type=path_text, help="also write the comparison as JSON to FILE ('-': print only "
                         "the JSON, to standard output)")
-    parser.add_argument("--plot", metavar="FILE", help="draw base against variant (win rates with 95 percent "
+    parser.add_argument("--plot", metavar="FILE", type=path_text, help="draw base against variant (win rates with 95 percent "
                         "intervals, game lengths, end reasons) to FILE (.png or .svg; needs the 'plot' extra)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run

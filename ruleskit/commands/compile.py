@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from .options import path_text
+
 NAME = "compile"
 HELP = ("Compile a pack's rule-language programs to Python code and print it (--emit) or write it to a file "
         "(--out); the code is for reading: a load generates its own (and keeps it in the load cache until a "
@@ -15,7 +17,7 @@ HELP = ("Compile a pack's rule-language programs to Python code and print it (--
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack folder, or the name of a built-in pack")
     parser.add_argument("--emit", action="store_true", help="print the generated code")
-    parser.add_argument("--out", metavar="FILE", help="write the generated code to FILE")
+    parser.add_argument("--out", metavar="FILE", type=path_text, help="write the generated code to FILE")
     return run
 
 

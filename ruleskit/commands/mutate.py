@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
+
+from .options import path_value
 
 NAME = "mutate"
 HELP = ("Mutation testing: make small changes of the pack's rules (numbers, comparisons, and/or, dropped "
@@ -28,10 +29,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                              "changes the game at all (default 5s)")
     parser.add_argument("--players", type=player_counts, default=None,
                         help="player counts, e.g. 3 or 2,3,4 (default: all)")
-    parser.add_argument("--corpus", type=Path, default=None,
+    parser.add_argument("--corpus", type=path_value, default=None,
                         help="a TOML file of hand-written mutants ([[mutant]] id, description, edits) to use "
                              "instead of generated ones")
-    parser.add_argument("--out", type=Path, default=None,
+    parser.add_argument("--out", type=path_value, default=None,
                         help="append each mutant's outcome to this JSON Lines file as it is decided")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from .options import name_text
+
 NAME = "new"
 HELP = "Create a small working pack in a new folder NAME, ready to check, test, play and edit."
 
@@ -13,10 +15,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     from ..newpack import DEFAULT_TEMPLATE, templates
 
     parser.add_argument("folder", metavar="NAME", help="the folder to create; its name is the pack's name")
-    parser.add_argument("--template", "-t", default=DEFAULT_TEMPLATE,
+    parser.add_argument("--template", "-t", type=name_text, default=DEFAULT_TEMPLATE,
                         help=f"the starting game: {', '.join(templates()) or 'none installed'} "
                              f"(default {DEFAULT_TEMPLATE})")
-    parser.add_argument("--name", default=None, help="the pack's name (default: from the folder's name)")
+    parser.add_argument("--name", type=name_text, default=None, help="the pack's name (default: from the folder's name)")
     return run
 
 

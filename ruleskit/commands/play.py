@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from .options import list_text, name_text, path_text
 from .simulate import positive_int, seed_int
 
 NAME = "play"
@@ -12,19 +13,19 @@ HELP = "Play a pack in the terminal: humans take turns at one screen, bots fill 
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("pack", metavar="PACK", nargs="?",
+    parser.add_argument("pack", metavar="PACK", nargs="?", type=name_text,
                         help="pack or variant folder, or a built-in pack name (optional with --load)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players (default: the number of seats, else the pack's minimum)")
-    parser.add_argument("--seats", default=None,
+    parser.add_argument("--seats", type=list_text, default=None,
                         help="who sits where, comma-separated: human, or a bot: random, greedy, "
                              "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md) "
                              "(default: a human in seat 1 and random bots elsewhere)")
     parser.add_argument("--seed", type=seed_int, default=None,
                         help="the game's seed (default: drawn at random, so no player can deal the game again)")
-    parser.add_argument("--scenario", metavar="FILE", help="start from a scenario file instead of a new game")
-    parser.add_argument("--load", metavar="FILE", help="continue a game saved with 'save FILE'")
-    parser.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log to FILE when it ends or you quit")
+    parser.add_argument("--scenario", metavar="FILE", type=path_text, help="start from a scenario file instead of a new game")
+    parser.add_argument("--load", metavar="FILE", type=path_text, help="continue a game saved with 'save FILE'")
+    parser.add_argument("--log", metavar="FILE", type=path_text, help="write the game's JSON Lines log to FILE when it ends or you quit")
     parser.add_argument("--layout", choices=["auto", "compact", "full"], default="auto",
                         help="compact: a few lines per section (fits 80x24); full: bordered tables; "
                              "auto: compact below 100 columns or 40 lines (default)")

@@ -6,6 +6,8 @@ import argparse
 import json
 from collections.abc import Callable
 
+from .options import name_text
+
 NAME = "replay"
 HELP = "Re-run a JSON Lines game log and fail loudly on any mismatch; --show steps through the game."
 
@@ -18,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="how --show draws the table (default compact, which fits 80x24)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of a sentence")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
-    parser.add_argument("pack", metavar="PACK", nargs="?",
+    parser.add_argument("pack", metavar="PACK", nargs="?", type=name_text,
                         help="the pack folder the log was written with (not needed for a built-in pack: "
                              "a log never chooses a folder to load)")
     return run

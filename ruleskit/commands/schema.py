@@ -6,13 +6,15 @@ import argparse
 import json
 from collections.abc import Callable
 
+from .options import path_text
+
 NAME = "schema"
 HELP = ("Write JSON Schemas for pack.toml and the other pack TOML files (for taplo / Even Better TOML), "
         "or print the one named by --print.")
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("--out", metavar="DIR", default=None,
+    parser.add_argument("--out", metavar="DIR", type=path_text, default=None,
                         help="folder to write pack.schema.json and pack-file.schema.json into")
     parser.add_argument("--print", dest="which", choices=["pack", "file"], default=None,
                         help="print one schema to standard output instead")

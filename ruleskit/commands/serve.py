@@ -6,6 +6,7 @@ import argparse
 import socket
 from collections.abc import Callable
 
+from .options import list_text, name_text, path_text
 from .simulate import positive_int, seed_int
 
 NAME = "serve"
@@ -23,22 +24,22 @@ def port_int(text: str) -> int:
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("pack", metavar="PACK", nargs="?",
+    parser.add_argument("pack", metavar="PACK", nargs="?", type=name_text,
                         help="pack or variant folder, or a built-in pack name (with --log: the folder of the log's "
                              "pack, unless it is built in)")
-    parser.add_argument("--log", metavar="LOG", help="replay this JSON Lines game log instead of playing")
-    parser.add_argument("--host", default="127.0.0.1",
+    parser.add_argument("--log", metavar="LOG", type=path_text, help="replay this JSON Lines game log instead of playing")
+    parser.add_argument("--host", type=name_text, default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this computer only)")
     parser.add_argument("--port", type=port_int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="number of players of the first game (default: the number of seats, else the minimum)")
-    parser.add_argument("--seats", default=None,
+    parser.add_argument("--seats", type=list_text, default=None,
                         help="who sits where, comma-separated: human, or a bot: random, greedy, "
                              "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md) "
                              "(default: a human in seat 1 and random bots elsewhere)")
     parser.add_argument("--seed", type=seed_int, default=None,
                         help="the first game's seed (default: drawn at random, so no player can deal it again)")
-    parser.add_argument("--scenario", metavar="FILE", help="start every game from this scenario file")
+    parser.add_argument("--scenario", metavar="FILE", type=path_text, help="start every game from this scenario file")
     return run
 
 

@@ -7,6 +7,8 @@ import json
 import os
 from collections.abc import Callable
 
+from .options import list_text, name_text, path_text
+
 NAME = "simulate"
 HELP = "Play many bot games and report win rates (with 95% intervals), game lengths, end reasons and speed."
 
@@ -51,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default: one per bot when --bots names several, else 4 "
                              "or the pack's nearest player count)")
-    parser.add_argument("--bots", default="random",
+    parser.add_argument("--bots", type=list_text, default="random",
                         help="one bot for every seat, or a comma-separated bot per seat: random, greedy, "
                              "mcts[:ITERATIONS|:SECONDSs], package.module:Class (see docs/BOTS.md; default random)")
     parser.add_argument("--rotate", action="store_true",
@@ -60,16 +62,16 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         "derived from it, so results do not depend on --workers")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
                         help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
-    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON to FILE ('-': print only "
+    parser.add_argument("--json", metavar="FILE", type=path_text, help="also write the summary as JSON to FILE ('-': print only "
                         "the JSON, to standard output)")
-    parser.add_argument("--plot", metavar="FILE", help="draw win rates (95 percent intervals) and game lengths to "
+    parser.add_argument("--plot", metavar="FILE", type=path_text, help="draw win rates (95 percent intervals) and game lengths to "
                         "FILE (.png or .svg; needs the 'plot' extra: pip install 'ruleskit[plot]')")
-    parser.add_argument("--log-dir", metavar="DIR", help="write one JSON Lines log per game to DIR, a new or "
+    parser.add_argument("--log-dir", metavar="DIR", type=path_text, help="write one JSON Lines log per game to DIR, a new or "
                         "empty folder or one holding no game-*.jsonl logs of an earlier run")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local processes (default) or a Ray cluster; the same results either way")
-    parser.add_argument("--address", metavar="ADDR", default=None,
+    parser.add_argument("--address", metavar="ADDR", type=name_text, default=None,
                         help="the Ray cluster to join (default: a local Ray instance); see docs/SCALING.md")
     return run
 

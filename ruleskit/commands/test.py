@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..testing.defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
+from .options import name_text, path_value
 from .simulate import positive_int
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ HELP = ("Test a pack: run its scenario tests (PACK/tests), then play random lega
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("pack", metavar="PACK", nargs="?", help="pack folder, or a built-in pack name")
+    parser.add_argument("pack", metavar="PACK", nargs="?", type=name_text, help="pack folder, or a built-in pack name")
     parser.add_argument("--games", type=int, default=None,
                         help=f"games to play in all, the player counts taking turns (default {DEFAULT_GAMES}; "
                              "with --time and no --games: as many as the time allows)")
@@ -33,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--players", type=player_counts, default=None,
                         help="player counts, e.g. 3 or 2,3,4 (default: every count the pack allows)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the test run (default 0)")
-    parser.add_argument("--out", type=Path, default=None,
+    parser.add_argument("--out", type=path_value, default=None,
                         help="where to write the failing game's replay log (default: PACKNAME-failure.jsonl)")
     parser.add_argument("--apply-limit", type=positive_int, default=None,
                         help="try at most this many listed actions per step (default: all of them)")
@@ -51,9 +52,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                              "the games reached, per player count, and list those never reached")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="run here (default) or on a Ray cluster, one task per player count; same results")
-    parser.add_argument("--address", metavar="ADDR", default=None,
+    parser.add_argument("--address", metavar="ADDR", type=name_text, default=None,
                         help="the Ray cluster to join (default: a local Ray instance); see docs/SCALING.md")
-    parser.add_argument("--log", type=Path, default=None,
+    parser.add_argument("--log", type=path_value, default=None,
                         help="instead of playing, re-check a replay log written by a failing run")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON instead of sentences")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")

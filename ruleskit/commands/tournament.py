@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .options import list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "tournament"
@@ -15,7 +16,7 @@ HELP = "Play every pairing of bots with rotating seats and rate them (openskill:
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
-    parser.add_argument("--bots", required=True, help="comma-separated bots, e.g. random,greedy,mcts:500")
+    parser.add_argument("--bots", type=list_text, required=True, help="comma-separated bots, e.g. random,greedy,mcts:500")
     parser.add_argument("--games", "-n", type=positive_int, default=20,
                         help="games per pairing, seats rotating one place per game (default 20)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
@@ -23,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0)")
     parser.add_argument("--workers", "-w", type=positive_int, default=None,
                         help="local worker processes, at most 4 per CPU (default: the number of CPUs, at most 4)")
-    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--json", metavar="FILE", type=path_text, help="also write the results as JSON to FILE")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return run
 
