@@ -18,6 +18,7 @@ from typing import Any, BinaryIO
 from .atomic import write_text_atomically
 from .errors import IllegalAction, PackError, ReplayMismatch, RulesError, unusable_json
 from .game import Game, load
+from .jsonlocate import json_path_position
 from .limits import MAX_LOG_LINE_BYTES
 from .resources import builtin_packs
 from .runtime.state import State
@@ -154,7 +155,8 @@ def parse_log_line(text: str, name: str, number: int) -> dict[str, Any]:
         check_plain("$", entry)
         check_log_entry(entry)
     except InvalidData as exc:
-        raise PackError(exc.message, file=name, line=number) from None
+        where = json_path_position(text, exc.path)
+        raise PackError(exc.message, file=name, line=number, column=where[1] if where else None) from None
     entry["_line"] = number
     return entry
 

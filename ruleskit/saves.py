@@ -18,6 +18,7 @@ from typing import Any
 from .bots import BOTS
 from .errors import PackError, RulesError, unusable_json
 from .game import Game, load
+from .jsonlocate import json_path_position
 from .limits import MAX_SAVE_BYTES, MAX_SAVE_LISTS
 from .log import unnamed_pack
 from .resources import builtin_packs
@@ -29,8 +30,8 @@ SAVE_FORMAT = "ruleskit-save"
 HUMAN = "human"
 
 
-def read_json(path: str | Path, limit: int = MAX_SAVE_BYTES) -> Any:
-    """A JSON file of at most `limit` bytes; anything unreadable is a located error."""
+def read_json_text(path: str | Path, limit: int = MAX_SAVE_BYTES) -> str:
+    """The text of a JSON file of at most `limit` bytes; anything unreadable is a located error."""
     name = str(path)
     try:
         raw = read_bytes(Path(path), name, limit)
@@ -48,6 +49,11 @@ def read_json(path: str | Path, limit: int = MAX_SAVE_BYTES) -> Any:
         passing = next(islice(re.finditer(r"[\[{]", text), MAX_SAVE_LISTS, None)).start()
         raise PackError(f"more than {MAX_SAVE_LISTS:,} lists and tables", file=name,
                         line=text.count("\n", 0, passing) + 1)
+    return text
+
+
+def parse_json(text: str, name: str) -> Any:
+    """The value of JSON text read from the file `name`; text that is not JSON is a located error."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -56,10 +62,22 @@ def read_json(path: str | Path, limit: int = MAX_SAVE_BYTES) -> Any:
         raise PackError(f"not usable JSON: {unusable_json(exc)}", file=name, line=1) from None
 
 
+def located(error: InvalidData, text: str, name: str, path: str | None = None) -> PackError:
+    """`error` about a value of the JSON `text` of the file `name`, at the line and column of that value.
+
+    `path` is the value's JSON path in the whole file when the error's own path is relative to a part of it.
+    """
+    where = json_path_position(text, path or error.path)
+    line, column = where if where is not None else (None, None)
+    return PackError(error.message if path is None else f"{path}: {error.detail}", file=name, line=line,
+                     column=column, hint=error.hint)
+
+
 def load_saved(path: str | Path, pack: str | Path | Game | None = None) -> tuple[Game, State, list[str]]:
     """A saved game: its pack (`pack` if given, else the built-in pack the save names), state and seats."""
     name = str(path)
-    data = read_json(path)
+    text = read_json_text(path)
+    data = parse_json(text, name)
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("state"), dict):
         raise PackError("not a saved ruleskit game (written by 'save FILE' in ruleskit play)", file=name)
     try:
@@ -68,15 +86,17 @@ def load_saved(path: str | Path, pack: str | Path | Game | None = None) -> tuple
             if seat != HUMAN and seat not in BOTS:
                 raise InvalidData(f"$.seats[{index}]", f"unknown seat {seat!r}: {HUMAN} or a bot ({', '.join(BOTS)})")
     except InvalidData as exc:
-        raise PackError(exc.message, file=name, hint=exc.hint) from None
+        raise located(exc, text, name) from None
     game = _saved_game(data, name, pack)
     try:
         state = State.from_json(game, data["state"])
+    except InvalidData as exc:  # its path starts at the state
+        raise located(exc, text, name, "$.state" + exc.path.removeprefix("$")) from None
     except RulesError as exc:
         message = "$.state" + exc.message[1:] if exc.message.startswith("$") else exc.message
         raise PackError(message, file=name, hint=exc.hint) from None
     if len(seats) != state.players:
-        raise PackError(f"$.seats: {len(seats)} seats for a game of {state.players} players", file=name)
+        raise located(InvalidData("$.seats", f"{len(seats)} seats for a game of {state.players} players"), text, name)
     return game, state, seats
 
 

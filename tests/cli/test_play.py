@@ -152,6 +152,42 @@ def test_not_a_save_file(tmp_path: Path, script, capsys) -> None:  # type: ignor
     assert code == 1 and "not a saved ruleskit game" in out
 
 
+def _edited_save(tmp_path: Path, script, capsys, edit) -> Path:  # type: ignore[no-untyped-def]
+    """A save of a card duel, changed by `edit` and written back over several lines."""
+    saved = tmp_path / "game.json"
+    _play([DUEL, "--seats", "human,random", "--seed", "3"], [f"save {saved}", "quit"], script, capsys)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    edit(data["state"]["data"])
+    saved.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return saved
+
+
+def _line_and_column_of(text: str, fragment: str) -> tuple[int, int]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if fragment in line:
+            return number, line.index(fragment) + 1
+    raise AssertionError(f"{fragment!r} not in the file")
+
+
+def test_a_bad_value_in_a_save_is_named_by_its_line_and_column(  # type: ignore[no-untyped-def]
+        tmp_path: Path, script, capsys) -> None:
+    saved = _edited_save(tmp_path, script, capsys, lambda data: data["pv"][1].update(fame="ten"))
+    line, column = _line_and_column_of(saved.read_text(encoding="utf-8"), '"ten"')
+    assert line > 1
+    code, out, _ = _play(["--load", str(saved), DUEL], [], script, capsys)
+    assert code == 1
+    assert f"{saved}:{line}:{column}: error: $.state.data.pv[1].fame: should be an integer" in out
+
+
+def test_a_key_missing_from_a_save_is_named_by_the_line_of_its_table(  # type: ignore[no-untyped-def]
+        tmp_path: Path, script, capsys) -> None:
+    saved = _edited_save(tmp_path, script, capsys, lambda data: data["flow"].pop("stage"))
+    line, _ = _line_and_column_of(saved.read_text(encoding="utf-8"), '"flow": {')
+    code, out, _ = _play(["--load", str(saved), DUEL], [], script, capsys)
+    assert code == 1
+    assert f"{saved}:{line}:" in out and "$.state.data.flow.stage: missing" in out
+
+
 def test_bad_display_hints_are_reported(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     odd = _variant_of_shown(tmp_path, '[update.display]\nboard = "{start} {moon}"\n')
     code, out, _ = _play([str(odd)], [], script, capsys)

@@ -92,7 +92,8 @@ def run_case(folder: Path) -> dict[str, Any]:
         exercise(folder, want)
         outcome["result"] = "no error"
     except RulesError as exc:
-        outcome.update(result="error", file=exc.file, line=exc.line, message=exc.message, text=str(exc))
+        outcome.update(result="error", file=exc.file, line=exc.line, column=exc.column, message=exc.message,
+                       text=str(exc))
     except CpuTimeout:
         outcome["result"] = f"more than {CPU_SECONDS}s of CPU"
     except MemoryError:

@@ -7,7 +7,7 @@ The corpora, one folder per case with an `expected.txt`:
     tests/bad_saves/      saved games (load: save) and saved states (load: state)
     tests/bad_scenarios/  scenario files (load: scenario)
 
-`expected.txt` keys: `file` (the file the error names), `line` (optional),
+`expected.txt` keys: `file` (the file the error names), `line` (optional), `column` (optional),
 `message` (a fragment of it), `load` (`pack`, `scenario`, `log`, `save`,
 `state`, or `tests`: a pack's scenario tests, the first failure being the
 error), `input` (the file to load, when not the default), `pack` (the pack the caller names: a path from the repository root,
@@ -72,4 +72,6 @@ def test_case_ends_in_a_located_error(folder: Path, outcomes: dict[str, dict[str
         assert outcome["line"] == int(want["line"]), outcome
     elif want.get("load", "pack") == "pack":
         assert outcome["line"] is not None, outcome
+    if "column" in want:
+        assert outcome["column"] == int(want["column"]), outcome
     assert want["message"] in outcome["message"], outcome
