@@ -23,7 +23,7 @@ from .limits import MAX_SAVE_BYTES, MAX_SAVE_LISTS
 from .log import unnamed_pack
 from .resources import builtin_packs
 from .runtime.state import State
-from .tomlfile import read_bytes
+from .tomlfile import BYTE_ORDER_MARK, read_bytes
 from .validation import InvalidData, check_list, check_str
 
 SAVE_FORMAT = "ruleskit-save"
@@ -45,6 +45,8 @@ def read_json_text(path: str | Path, limit: int = MAX_SAVE_BYTES) -> str:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded (a binary file?)",
                         file=name, line=line) from None
+    if text.startswith(BYTE_ORDER_MARK):  # as at the start of a pack file (`decode_text`)
+        text = text[1:]
     if text.count("[") + text.count("{") > MAX_SAVE_LISTS:  # counted before parsing: each costs memory to read
         passing = next(islice(re.finditer(r"[\[{]", text), MAX_SAVE_LISTS, None)).start()
         raise PackError(f"more than {MAX_SAVE_LISTS:,} lists and tables", file=name,

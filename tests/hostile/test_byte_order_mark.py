@@ -4,6 +4,7 @@ file) or "Invalid statement" (TOML) at line 1, a log with "not JSON"."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -63,3 +64,15 @@ def test_a_log_with_a_byte_order_mark_replays(tmp_path: Path) -> None:
     write_log(state, log)
     with_bom(log)
     assert replay(log).result == state.result
+
+
+def test_a_save_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    from ruleskit.saves import load_saved
+
+    game = ruleskit.load("envoys")
+    state = game.new_game(players=2, seed=8)
+    save = tmp_path / "game.json"
+    save.write_bytes(BOM + json.dumps({"format": "ruleskit-save", "ref": "envoys", "seats": ["human", "random"],
+                                        "state": state.to_json()}).encode())
+    _, loaded, seats = load_saved(save)
+    assert loaded == state and seats == ["human", "random"]
