@@ -20,11 +20,13 @@ import attrs
 from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError, RulesError
 from ..game import Game
+from ..jsonlocate import json_path_position
 from ..log import log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, fresh_seed, others_picks_shown, picks_shown, revealed
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
 from ..tableau import Redaction, Tableau
+from ..validation import InvalidData
 from .events import chance_text, decision_texts, message_texts
 
 FEED_LENGTH = 80  # events sent with each payload
@@ -321,6 +323,11 @@ def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> We
             table.payload(seat)
             state.legal_actions(seat)
         return table
+    except InvalidData as exc:  # its path starts at the state: told from the file's top, with its line
+        path = "$.state" + exc.path.removeprefix("$")
+        where = json_path_position(text, path)
+        at = f" (line {where[0]}, column {where[1]})" if where is not None else ""
+        raise Refusal(f"cannot load this saved game: {path}{at}: {exc.detail}") from None
     except RulesError as exc:
         raise Refusal(f"cannot load this saved game: {exc.message}") from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):

@@ -167,8 +167,9 @@ def test_loading_something_else_is_refused(served: Any) -> None:
     damaged = json.loads(table.client.get(table.host + "/save").content)
     del damaged["state"]["data"]["flow"]
     response = table.client.post(table.host + "/load", content=json.dumps(damaged).encode())
-    # refused with the JSON path of what is wrong in it
-    assert response.status_code == 400 and "$.data.flow: missing" in response.json()["error"]
+    # refused with the JSON path of what is wrong in it, from the file's top, and its line
+    assert response.status_code == 400 and "$.state.data.flow (line 1, column " in response.json()["error"]
+    assert response.json()["error"].endswith(": missing")
     assert snapshot(table) == before
     other = served("tests/packs/dice_race", ["human", "human"])
     response = table.client.post(table.host + "/load", content=other.client.get(other.host + "/save").content)
@@ -384,3 +385,17 @@ def test_a_lone_surrogate_in_an_answer_is_written_as_its_json_escape() -> None:
     response = web_app.refused(Refusal("unknown seat '\ud800'"))
     assert response.body == b'{"error":"unknown seat \'\\ud800\'"}'
     assert json.loads(response.body) == {"error": "unknown seat '\ud800'"}
+
+
+def test_a_refused_save_is_told_with_the_line_of_its_bad_value() -> None:
+    """The browser's load named `$.data.pv[1].out`, with no line: `play --load` names `$.state...` and the line."""
+    from ruleskit.web.table import table_from_save
+
+    game = ruleskit.load("envoys")
+    saved = game.new_game(players=2, seed=4).to_json()
+    saved["data"]["pv"][1]["out"] = 7
+    text = json.dumps({"format": "ruleskit-save", "seats": ["human", "random"], "state": saved}, indent=1)
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if '"out": 7' in row)
+    with pytest.raises(Refusal) as refused:
+        table_from_save(game, text)
+    assert f"$.state.data.pv[1].out (line {line}, column " in str(refused.value)
