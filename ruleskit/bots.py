@@ -244,9 +244,11 @@ def _lazy_entry_point(point: Any) -> BotFactory:
 
 def bot_factory(spec: str) -> tuple[BotFactory, str | None]:
     """The factory for a bot spec and its option: `name`, `name:option`, or `package.module:Class[:option]`."""
-    name, _, option = spec.strip().partition(":")
+    name, colon, option = spec.strip().partition(":")
     known = installed_bots()
     if name in known:
+        if colon and not option.strip():  # `greedy:` read as plain `greedy`: say so rather than guess
+            raise PackError(f"bot '{spec.strip()}' names no option after ':': give {name}:OPTION, or {name} alone")
         if known[name] is MCTSBot and option:
             from .mcts import check_option
 

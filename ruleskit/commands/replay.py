@@ -6,14 +6,14 @@ import argparse
 import json
 from collections.abc import Callable
 
-from .options import name_text
+from .options import name_text, path_text
 
 NAME = "replay"
 HELP = "Re-run a JSON Lines game log and fail loudly on any mismatch; --show steps through the game."
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.add_argument("log", metavar="LOG", help="a .jsonl game log written by play, simulate or the API")
+    parser.add_argument("log", metavar="LOG", type=path_text, help="a .jsonl game log written by play, simulate or the API")
     parser.add_argument("--show", action="store_true",
                         help="step through the game forwards and backwards (n, p, g N, seat N, q)")
     parser.add_argument("--layout", choices=["compact", "full"], default="compact",

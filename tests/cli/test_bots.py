@@ -107,6 +107,15 @@ def test_a_greedy_search_without_end_is_refused_when_named(spec: str) -> None:
     assert seat_bots(["greedy:1000", "greedy:1"], 2) == ["greedy:1000", "greedy:1"]
 
 
+@pytest.mark.parametrize("spec", ["greedy:", "mcts:", "mcts: ", "random:"])
+def test_a_colon_with_no_option_is_refused(spec: str) -> None:
+    """`greedy:` was read as `greedy` with its default samples, whatever was meant after the colon."""
+    with pytest.raises(PackError, match="names no option after ':'"):
+        seat_bots([spec, "random"], 2)
+    with pytest.raises(PackError, match="names no option after ':'"):
+        check_seat_names([spec, "random"], "human")
+
+
 @pytest.mark.parametrize("samples", [MAX_GREEDY_SAMPLES + 1, str(MAX_GREEDY_SAMPLES + 1), 10**12, 0])
 def test_a_greedy_bot_refuses_samples_out_of_bounds(samples: int | str) -> None:
     game = ruleskit.load(SHOWN)

@@ -61,6 +61,7 @@ def test_empty_seats_are_refused_not_the_default_seats(script, capsys) -> None: 
     (["mutate", SHOWN, "--corpus", ""], "argument --corpus: an empty path"),
     (["mutate", SHOWN, "--out", ""], "argument --out: an empty path"),
     (["replay", "game.jsonl", ""], "argument PACK: an empty name"),
+    (["replay", ""], "argument LOG: an empty path"),  # said "cannot read log: No such file", naming none
 ])
 def test_every_empty_path_list_or_name_is_refused_by_the_parser(args: list[str], message: str,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
