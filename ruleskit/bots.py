@@ -84,8 +84,9 @@ class GreedyBot:
     Each action is tried on `samples` determinized copies; all actions share the
     same copies' seeds, so they are compared under the same guessed hidden
     information and the same luck. Ties are broken at random. Once the copies
-    of one decision have run `MAX_SEARCH_STEPS` steps of pack code, the
-    actions not tried yet are left out.
+    of one decision have run `MAX_SEARCH_STEPS` steps of pack code, the search
+    stops at the next copy: the actions not tried on every copy are left out
+    (but the first, when it is the only one tried).
     """
 
     name = "greedy"
@@ -109,7 +110,16 @@ class GreedyBot:
         for action in actions:
             if self.spent >= MAX_SEARCH_STEPS:
                 break  # the first action is always tried
-            value = sum(self.outcome(state, action, player, s) for s in seeds)
+            value, tried = 0.0, 0
+            for seed in seeds:
+                if tried and self.spent >= MAX_SEARCH_STEPS:
+                    break  # between two copies: this action is not tried on every copy
+                value += self.outcome(state, action, player, seed)
+                tried += 1
+            if tried < len(seeds):
+                if not best:
+                    best = [action]  # the first action, tried on the copies the bound let it: the only one found
+                break
             if value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

@@ -255,3 +255,17 @@ effect = "set total = total + 1"
     # `refused`'s require and `aside`'s `when` each run `costly()`, 3 * WORK steps (the range, the list, its
     # count): the anytime actions, listed after the stage's own on a context of their own, were not counted.
     assert state.work - before >= 2 * 3 * WORK
+
+
+def test_greedy_with_many_samples_stops_inside_the_first_action_at_the_limit(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first action was tried on every copy whatever the limit: greedy:1000 ran a thousand copies of it."""
+    game = heavy_pack(tmp_path)
+    state = game.new_game(players=2, seed=1)
+    one_try = 2 * WORK + 200
+    monkeypatch.setattr(bots, "MAX_SEARCH_STEPS", 5 * one_try)
+    tried = tried_actions(monkeypatch)
+    bot = make_bot("greedy:1000", game, 5)
+    chosen = bot.choose(state, state.players_to_decide()[0])
+    assert 3 <= len(tried) <= 6 and set(tried) == {chosen.id}  # copies of the first action alone
+    assert bot.spent < 5 * one_try + 3 * one_try
