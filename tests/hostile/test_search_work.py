@@ -9,6 +9,7 @@ bot, 59 s for `mcts:2`, 144 s to build the RL environment's index). Each now sto
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,18 +122,25 @@ def tried_actions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return tried
 
 
-def test_greedy_stops_trying_actions_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+ONE_TRY = 2 * WORK + 200  # the steps of one action tried on one copy of the heavy pack's game
+
+
+def greedy_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: str) -> tuple[list[str], Any, Any]:
+    """The actions a greedy bot named `spec` tries, what it chooses and the bot, with a limit of five tries."""
     game = heavy_pack(tmp_path)
     state = game.new_game(players=2, seed=1)
-    one_try = 2 * WORK + 200
-    monkeypatch.setattr(bots, "MAX_SEARCH_STEPS", 5 * one_try)
+    monkeypatch.setattr(bots, "MAX_SEARCH_STEPS", 5 * ONE_TRY)
     tried = tried_actions(monkeypatch)
-    bot = make_bot("greedy", game, 5)
-    chosen = bot.choose(state, state.players_to_decide()[0])
+    bot = make_bot(spec, game, 5)
+    return tried, bot.choose(state, state.players_to_decide()[0]), bot
+
+
+def test_greedy_stops_trying_actions_at_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tried, chosen, bot = greedy_at_the_limit(tmp_path, monkeypatch, "greedy")
     # Without the limit it tries all 31 actions; with it, about five (the listing of each copy costs too).
     assert 3 <= len(tried) <= 6
     assert chosen.id in tried
-    assert bot.spent < 5 * one_try + 3 * one_try
+    assert bot.spent < 5 * ONE_TRY + 3 * ONE_TRY
 
 
 def test_greedy_tries_everything_under_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -260,12 +268,6 @@ effect = "set total = total + 1"
 def test_greedy_with_many_samples_stops_inside_the_first_action_at_the_limit(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The first action was tried on every copy whatever the limit: greedy:1000 ran a thousand copies of it."""
-    game = heavy_pack(tmp_path)
-    state = game.new_game(players=2, seed=1)
-    one_try = 2 * WORK + 200
-    monkeypatch.setattr(bots, "MAX_SEARCH_STEPS", 5 * one_try)
-    tried = tried_actions(monkeypatch)
-    bot = make_bot("greedy:1000", game, 5)
-    chosen = bot.choose(state, state.players_to_decide()[0])
+    tried, chosen, bot = greedy_at_the_limit(tmp_path, monkeypatch, "greedy:1000")
     assert 3 <= len(tried) <= 6 and set(tried) == {chosen.id}  # copies of the first action alone
-    assert bot.spent < 5 * one_try + 3 * one_try
+    assert bot.spent < 5 * ONE_TRY + 3 * ONE_TRY
