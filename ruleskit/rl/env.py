@@ -60,6 +60,10 @@ class RulesEnv(AECEnv):
     def __init__(self, game: Game, players: int, render_mode: str | None = None,
                  max_decisions: int = MAX_DECISIONS) -> None:
         super().__init__()
+        # A whole number, as for a seed: "3" failed comparing text with a number.
+        if not _whole(players):
+            raise TypeError(f"the number of players must be an integer, not {players!r}")
+        players = int(players)  # NumPy's integers too, which the engine takes as Python's
         if not game.min_players <= players <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
         self.game = game

@@ -256,3 +256,15 @@ score = "0"
     api_test(env, num_cycles=10)
     # Per seat: one coin counter, the bag's count and one count for its one kind of gem.
     assert env.layout.size == 2 * 1 + 2 * (1 + 1) + len(env.layout.phases) + len(env.layout.stages) + 2 + 4
+
+
+@pytest.mark.parametrize("players", ["2", 2.0, True])
+def test_a_number_of_players_that_is_not_an_integer_is_refused(players: object) -> None:
+    with pytest.raises(TypeError, match="number of players must be an integer"):
+        ruleskit.rl.env("connect_four", players=players)  # type: ignore[arg-type]
+
+
+def test_a_numpy_integer_is_a_number_of_players() -> None:
+    env = ruleskit.rl.env("connect_four", players=np.int64(2))  # type: ignore[arg-type]
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
