@@ -64,12 +64,15 @@ class RulesEnv(AECEnv):
         if not _whole(players):
             raise TypeError(f"the number of players must be an integer, not {players!r}")
         players = int(players)  # NumPy's integers too, which the engine takes as Python's
+        # At least one decision: with none, reset chose no agent and truncated nothing, so nothing could step.
+        if not _whole(max_decisions) or max_decisions < 1:
+            raise ValueError(f"max_decisions must be a whole number of at least 1, not {max_decisions!r}")
         if not game.min_players <= players <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
         self.game = game
         self.players = players
         self.render_mode = render_mode
-        self.max_decisions = max_decisions
+        self.max_decisions = int(max_decisions)
         self.layout = ObservationLayout(game, players)
         self.index = action_index(game, players)
         self.possible_agents = [f"player_{p}" for p in range(players)]

@@ -268,3 +268,18 @@ def test_a_numpy_integer_is_a_number_of_players() -> None:
     env = ruleskit.rl.env("connect_four", players=np.int64(2))  # type: ignore[arg-type]
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1"]
+
+
+@pytest.mark.parametrize("max_decisions", [0, -1, 1.5, "9"])
+def test_a_decision_limit_below_one_is_refused(max_decisions: object) -> None:
+    """With none, reset chose no agent to act and truncated nothing: `last()` was an AttributeError."""
+    with pytest.raises(ValueError, match="max_decisions must be a whole number of at least 1"):
+        ruleskit.rl.env("connect_four", max_decisions=max_decisions)  # type: ignore[arg-type]
+
+
+def test_a_game_past_its_decision_limit_is_truncated() -> None:
+    env = ruleskit.rl.env("connect_four", max_decisions=1)
+    env.reset(seed=0)
+    env.step(0)
+    assert env.truncations == {"player_0": True, "player_1": True}
+    assert env.last()[3]  # the agent selected reads its truncation
