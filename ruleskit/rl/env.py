@@ -84,6 +84,7 @@ class RulesEnv(AECEnv):
         self._action_spaces = {agent: spaces.Discrete(self.index.size) for agent in self.possible_agents}
         self._seeds = random.Random()
         self.state_: State | None = None
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
@@ -141,9 +142,23 @@ class RulesEnv(AECEnv):
             return slots
         return dict(self.index.slots(state, player))
 
+    def _playing(self) -> State:
+        """The game being played; a clear error before `reset`, after `close`, or once every agent has
+        stepped out of a finished game (each was an AttributeError, an AssertionError or a KeyError)."""
+        if self.state_ is None:
+            raise RuntimeError("no game: call reset() first")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has stepped out: call reset() to play again")
+        return self.state_
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._playing()
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state_
-        assert state is not None, "call reset() first"
+        if state is None:
+            raise RuntimeError("no game: call reset() first")
         player = self.agent_name_mapping[agent]
         mask = np.zeros(self.index.size, dtype=np.int8)
         deciding = not state.is_terminal and agent == self.agent_selection
@@ -155,12 +170,11 @@ class RulesEnv(AECEnv):
                 "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        state = self._playing()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state_
-        assert state is not None
         player = self.agent_name_mapping[agent]
         legal = self.legal_slots(agent)
         # A slot is a whole number: 2.7, "3" and b"1" were read by `int()` as other slots and played.

@@ -283,3 +283,38 @@ def test_a_game_past_its_decision_limit_is_truncated() -> None:
     env.step(0)
     assert env.truncations == {"player_0": True, "player_1": True}
     assert env.last()[3]  # the agent selected reads its truncation
+
+
+def _finished_game() -> ruleskit.rl.RulesEnv:
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=0)
+    for column in (0, 1, 0, 1, 0, 1, 0):
+        env.step(column)
+    return env
+
+
+def test_stepping_without_a_game_is_a_clear_error() -> None:
+    """Before reset and after close: an AttributeError (no agent selected) and an AssertionError."""
+    env = ruleskit.rl.env("connect_four")
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(0)  # it plays again
+
+
+def test_stepping_once_every_agent_has_left_a_finished_game_is_a_clear_error() -> None:
+    """It was a KeyError naming the first agent."""
+    env = _finished_game()
+    assert all(env.terminations.values())
+    while env.agents:
+        env.step(None)
+    length = len(env.state_.history)  # type: ignore[union-attr]
+    for call in (lambda: env.step(None), lambda: env.step(3), env.last):
+        with pytest.raises(RuntimeError, match="the game is over"):
+            call()
+    assert len(env.state_.history) == length  # type: ignore[union-attr]
