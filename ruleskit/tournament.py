@@ -65,6 +65,9 @@ def tournament(game: Game, bots: list[str], games: int, players: int, seed: int 
     """Play every pairing `games` times with rotating seats; wins, shared wins and ratings by bot."""
     if not game.min_players <= players <= game.max_players:
         raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+    if players < 2:  # a bot alone ranks against no other: the rating model refused its games with a traceback
+        raise PackError(f"a tournament rates bots against each other: it needs games of at least 2 players, "
+                        f"not {players} (ruleskit simulate gives one bot's win rate)")
     seat_bots(bots, len(bots))  # every spec names a bot
     groups = pairings(bots, players)
     started = time.perf_counter()

@@ -61,3 +61,19 @@ def test_tournament_command_prints_a_table_and_writes_json(tmp_path: Path, capsy
     result = json.loads(out.read_text())
     assert {row["bot"] for row in result["ratings"]} == {"random", "greedy"}
     assert result["games"] == 2 and result["rating_model"] == "openskill PlackettLuce"
+
+
+def test_a_tournament_of_one_player_games_is_refused_before_any_game(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot alone in its game ranks against no other: openskill refused to rate such a game, a traceback
+    after every game was played."""
+    solo = tmp_path / "solo"
+    solo.mkdir()
+    take_turns = Path(__file__).resolve().parent.parent / "packs" / "take_turns"
+    (solo / "game.toml").write_text((take_turns / "game.toml").read_text())
+    (solo / "pack.toml").write_text('name = "solo"\nversion = "1"\nplayers = { min = 1, max = 2 }\n'
+                                    'files = ["game.toml"]\n')
+    with pytest.raises(PackError, match="at least 2 players, not 1"):
+        tournament(ruleskit.load(str(solo)), ["random", "greedy"], games=2, players=1)
+    assert main(["tournament", str(solo), "--bots", "random,greedy", "-p", "1", "-n", "2", "-q"]) == 1
+    assert "at least 2 players" in capsys.readouterr().err
