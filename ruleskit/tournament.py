@@ -16,6 +16,7 @@ before its end (error or decision limit) is not rated.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,9 @@ from .simulate import GameRecord, run_games
 from .stats import rate_entry
 
 TOURNAMENT_SALT = 104729
+MAX_GROUPS = 10_000
+"""The most groups of bots a tournament plays (pairings, for two-player games): 200 bots in five-player games are
+2.5 billion groups, whose list alone ran out of memory before a game was played."""
 
 
 def pairings(bots: list[str], players: int) -> list[list[str]]:
@@ -35,6 +39,10 @@ def pairings(bots: list[str], players: int) -> list[list[str]]:
         raise PackError("a tournament names each bot once")
     if len(bots) < players:
         raise PackError(f"a {players}-player tournament needs at least {players} bots, not {len(bots)}")
+    groups = math.comb(len(bots), players)
+    if groups > MAX_GROUPS:
+        raise PackError(f"{len(bots)} bots make {groups} groups of {players}, more than a tournament plays "
+                        f"({MAX_GROUPS}): name fewer bots")
     return [list(group) for group in itertools.combinations(bots, players)]
 
 

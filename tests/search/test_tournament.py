@@ -25,6 +25,14 @@ def test_every_combination_of_bots_meets() -> None:
         pairings(["a", "b"], 3)
 
 
+def test_more_groups_of_bots_than_a_tournament_plays_are_refused_before_any_is_made() -> None:
+    """200 bots in groups of five are 2.5 billion groups: listing them ran out of memory."""
+    bots = [f"mcts:{i}" for i in range(1, 201)]
+    with pytest.raises(PackError, match=r"200 bots make 2535650040 groups of 5, more than a tournament plays"):
+        pairings(bots, 5)
+    assert len(pairings(bots[:141], 2)) == 9870  # within the bound
+
+
 def _record(bots: list[str], places: list[int]) -> GameRecord:
     winners = [seat for seat, place in enumerate(places) if place == 1]
     return GameRecord(0, 0, bots, winners, "done", 1, 1, {}, None, places)
