@@ -30,7 +30,10 @@ def ray_module(address: str | None = None) -> Any:
     except ImportError:
         raise PackError("the ray backend needs Ray: pip install 'ruleskit[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False, include_dashboard=False)
+        try:
+            ray.init(address=address, log_to_driver=False, include_dashboard=False)
+        except (ValueError, ConnectionError) as exc:  # an address Ray cannot read or reach: not a traceback
+            raise PackError(f"cannot join the Ray cluster at '{address}': {exc}") from None
     return ray
 
 

@@ -1,0 +1,17 @@
+"""The Ray backend's arguments, refused before any Ray instance starts."""
+
+from __future__ import annotations
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from ruleskit.cli import main  # noqa: E402
+
+
+def test_an_address_ray_cannot_read_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ray's ValueError reached the user as a traceback."""
+    assert not ray.is_initialized()
+    assert main(["test", "connect_four", "--games", "2", "-q", "--backend", "ray", "--address", "junk"]) == 1
+    assert "cannot join the Ray cluster at 'junk'" in capsys.readouterr().err
+    assert not ray.is_initialized()
