@@ -23,6 +23,12 @@ from .log import pack_ref
 _GAMES: dict[str, Game] = {}
 
 
+def check_address(backend: str, address: str | None) -> None:
+    """An address names a Ray cluster: on another backend it would be ignored and the work done here."""
+    if address is not None and backend != "ray":
+        raise PackError(f"the address '{address}' names a Ray cluster: it needs the ray backend (--backend ray)")
+
+
 def ray_module(address: str | None = None) -> Any:
     """The ray module, connected to `address` (or a local instance) unless already connected."""
     try:

@@ -24,6 +24,7 @@ from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
 from .log import pack_ref, write_log
+from .raybackend import check_address
 from .stats import mean, rate_entry
 
 MAX_DECISIONS = 20_000
@@ -232,6 +233,7 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
         raise PackError("the number of games must be at least 1")
     if workers < 1:
         raise PackError("the number of workers must be at least 1")
+    check_address(backend, address)
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
     logs = str(log_dir) if log_dir is not None else None

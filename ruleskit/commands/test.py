@@ -107,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         raise PackError("name a pack to test (or give --log LOG)")
     if args.games is not None and args.games < 1:
         raise PackError(f"--games must be at least 1, not {args.games}")
+    from ..raybackend import check_address
+
+    check_address(args.backend, args.address)  # before the scenario tests
     from ..testing.budget import parse_duration
     from ..testing.progress import ProgressDisplay
     from ..testing.strategies import game_of

@@ -23,6 +23,7 @@ import attrs
 from ..errors import PackError, PropertyFailure, RulesError
 from ..game import Game
 from ..log import log_entries, log_game, log_lines, log_start, pack_ref
+from ..raybackend import check_address
 from ..runtime.state import State
 from . import invariants
 from .budget import Deadline, OutOfTime
@@ -220,6 +221,7 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
         raise PackError("give a number of games, a time budget, or both")
     if policy not in POLICIES:
         raise PackError(f"unknown policy '{policy}': " + " or ".join(POLICIES))
+    check_address(backend, address)
     report = Report(game.name, invariants=len(game.invariants), properties=len(game.definitions.get("properties") or {}),
                     thorough_every=thorough_every, policy=policy, budget=time_budget)
     deadline = Deadline(time_budget)

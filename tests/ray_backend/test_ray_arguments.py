@@ -15,3 +15,13 @@ def test_an_address_ray_cannot_read_is_a_clear_error(capsys: pytest.CaptureFixtu
     assert main(["test", "connect_four", "--games", "2", "-q", "--backend", "ray", "--address", "junk"]) == 1
     assert "cannot join the Ray cluster at 'junk'" in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+@pytest.mark.parametrize("command", [["test", "connect_four", "--games", "2", "-q"],
+                                     ["simulate", "connect_four", "--games", "2", "-q"]])
+def test_an_address_without_the_ray_backend_is_refused(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """It was ignored: the run was made here while the user meant to join a cluster."""
+    assert main([*command, "--address", "auto"]) == 1
+    captured = capsys.readouterr()
+    assert "the address 'auto' names a Ray cluster: it needs the ray backend" in captured.err
+    assert "scenario" not in captured.out  # refused before anything ran
