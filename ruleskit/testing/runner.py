@@ -222,6 +222,10 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
     if policy not in POLICIES:
         raise PackError(f"unknown policy '{policy}': " + " or ".join(POLICIES))
     check_address(backend, address)
+    if backend == "ray" and (policy != "random" or coverage or watchers):
+        # Each Ray task plays random games and reports no coverage: these were dropped without a word.
+        raise PackError("the ray backend plays random games only: --policy explore, --coverage and watchers "
+                        "run on the local backend")
     report = Report(game.name, invariants=len(game.invariants), properties=len(game.definitions.get("properties") or {}),
                     thorough_every=thorough_every, policy=policy, budget=time_budget)
     deadline = Deadline(time_budget)

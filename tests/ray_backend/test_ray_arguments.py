@@ -25,3 +25,12 @@ def test_an_address_without_the_ray_backend_is_refused(command: list[str], capsy
     captured = capsys.readouterr()
     assert "the address 'auto' names a Ray cluster: it needs the ray backend" in captured.err
     assert "scenario" not in captured.out  # refused before anything ran
+
+
+@pytest.mark.parametrize("option", [["--policy", "explore"], ["--coverage"]])
+def test_what_the_ray_backend_cannot_do_is_refused(option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Ray tasks play random games and count nothing: the exploring policy and the coverage were dropped, and
+    the report still named the policy asked for."""
+    assert main(["test", "connect_four", "--games", "2", "-q", "--backend", "ray", *option]) == 1
+    assert "the ray backend plays random games only" in capsys.readouterr().err
+    assert not ray.is_initialized()
