@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PackError
+from .outputs import check_output_file
 from .stats import wilson_interval
 
 FORMATS = (".png", ".svg")
@@ -34,6 +35,9 @@ def check_plot_path(path: str | Path) -> Path:
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise PackError(f"cannot draw '{target}': give a file ending in .png or .svg")
+    # A folder that is missing or takes no file failed only at the drawing, after every game, and the run's
+    # --json was never written.
+    check_output_file(target, "--plot")
     _pyplot()
     return target
 
