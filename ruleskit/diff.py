@@ -15,7 +15,7 @@ import attrs
 import tomli_w
 
 from .lang.compiler import Definition
-from .packs import PackReader, PackSource, RawDef
+from .packs import PackReader, PackSource, RawDef, display_path
 
 
 @attrs.frozen
@@ -36,7 +36,7 @@ def diff_packs(base_ref: str, variant_ref: str) -> tuple[PackSource, PackSource,
 
 
 def diff_sources(base: PackSource, variant: PackSource) -> list[Difference]:
-    result: list[Difference] = []
+    result: list[Difference] = _player_range_change(base, variant)
     keys = list(base.defs) + [k for k in variant.defs if k not in base.defs]
     for key in keys:
         old, new = base.defs.get(key), variant.defs.get(key)
@@ -65,6 +65,17 @@ def diff_sources(base: PackSource, variant: PackSource) -> list[Difference]:
             result.append(Difference("replaced", label, _text(old_def), _text(new_def), new_def.location,
                                      old_def.location, _definition_note(new_def)))
     return result
+
+
+def _player_range_change(base: PackSource, variant: PackSource) -> list[Difference]:
+    """The players a pack is for: a variant's pack.toml sets them outside every definition, so a changed range
+    was no difference at all."""
+    old, new = base.manifest.players, variant.manifest.players
+    if (old.min, old.max) == (new.min, new.max):
+        return []
+    return [Difference("replaced", "players", f"players = {{ min = {old.min}, max = {old.max} }}",
+                       f"players = {{ min = {new.min}, max = {new.max} }}", display_path(variant.root / "pack.toml"),
+                       display_path(base.root / "pack.toml"))]
 
 
 def _text(definition: Definition) -> str:

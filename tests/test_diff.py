@@ -41,6 +41,17 @@ def test_diff_lists_each_change(variant: Path) -> None:
     assert hook.where is not None and hook.where.endswith("rules.rk:1")
 
 
+def test_a_changed_player_range_is_a_difference(variant: Path) -> None:
+    """The range is set in pack.toml, outside every definition: a variant for more players showed no difference."""
+    manifest = variant / "pack.toml"
+    manifest.write_text(manifest.read_text().replace("max = 4", "max = 6"))
+    _, _, differences = diff_packs(str(BASE), str(variant))
+    players = next(d for d in differences if d.key == "players")
+    assert players.change == "replaced"
+    assert players.before == "players = { min = 2, max = 4 }" and players.after == "players = { min = 2, max = 6 }"
+    assert players.where is not None and players.where.endswith("pack.toml")
+
+
 def test_identical_packs_have_no_differences() -> None:
     _, _, differences = diff_packs(str(BASE), str(BASE))
     assert differences == []
