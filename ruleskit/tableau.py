@@ -65,8 +65,8 @@ class Redaction:
 
     def label(self, action: Action, *seats: int) -> str:
         """The label of `action`, taken in this state's game, as every one of `seats` may read it: only the
-        values bound to its parameters are looked at (an Envoys card's name in the pack's label, "Courier:
-        Player 1 holds a 7", named hidden cards too and was hidden). A choice's answer, whose label the pack's
+        values bound to its parameters are looked at (a card's name written in the pack's label,
+        "Spy: Player 1 holds a 7", named hidden cards too and was hidden). A choice's answer, whose label the pack's
         code wrote, is read whole, as any text."""
         payload = action.internal_payload()
         game = self.state.game
