@@ -75,11 +75,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pack_of_test_file(path: Path) -> Path | None:
-    """The pack folder whose `tests/` folder holds `path`, if any (found without importing the engine)."""
-    for parent in path.resolve().parents:
+    """The pack folder whose `tests/` folder holds `path`, if any (found without importing the engine).
+
+    As `ruleskit test` finds a pack's tests, no link below the pack's folder is followed: a linked file or
+    `tests/` folder would run another pack's tests, or files from outside the pack, as this pack's.
+    """
+    path = path.absolute()
+    for parent in path.parents:
         if parent.name == "tests" and (parent.parent / "pack.toml").is_file():
-            return parent.parent
+            return None if _linked_below(parent.parent, path) else parent.parent
     return None
+
+
+def _linked_below(root: Path, path: Path) -> bool:
+    """Whether `path` or a folder between it and `root` is a link."""
+    return any(part.is_symlink() for part in (path, *path.parents) if part != root and part.is_relative_to(root))
 
 
 class ScenarioFile(pytest.File):

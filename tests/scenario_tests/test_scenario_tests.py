@@ -340,6 +340,29 @@ def test_pytest_collects_each_test_file_of_a_pack(pack: Path) -> None:
     assert f"lucky.toml:{line}: failed: check `steps == 2` is false" in done.stdout
 
 
+def run_pytest(target: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", str(target), "-q", "-p", "no:cacheprovider",
+                           "--rootdir", str(target)], capture_output=True, text=True, cwd=target, timeout=300)
+
+
+def test_pytest_follows_no_link_out_of_a_packs_tests(tmp_path: Path) -> None:
+    """A linked test file, or a linked tests folder, ran another pack's tests as this pack's (`ruleskit test`
+    follows no link); now pytest collects only the pack's own files."""
+    other = make_pack(tmp_path / "other", {"goal.toml": GOAL})
+    pack = make_pack(tmp_path, {"lucky.toml": LUCKY})
+    bare = tmp_path / "bare"
+    shutil.copytree(DICE_RACE, bare)
+    try:
+        (pack / "tests" / "linked.toml").symlink_to(other / "tests" / "goal.toml")
+        (bare / "tests").symlink_to(other / "tests", target_is_directory=True)
+    except OSError:
+        pytest.skip("no symbolic links here")
+    done = run_pytest(pack)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    done = run_pytest(bare)
+    assert "no tests ran" in done.stdout, done.stdout + done.stderr
+
+
 def test_built_in_packs_carry_their_tests_in_the_wheel_layout(tmp_path: Path) -> None:
     site = tmp_path / "site"
     shutil.copytree(ROOT / "ruleskit", site / "ruleskit", ignore=shutil.ignore_patterns("__pycache__"))
