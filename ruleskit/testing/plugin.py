@@ -103,12 +103,17 @@ class ScenarioFailed(Exception):
 
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
+        from ..errors import RulesError
         from .scenario_tests import ScenarioTester
         from .strategies import game_of
 
         pack = pack_of_test_file(self.path)
         assert pack is not None
-        result = ScenarioTester(game_of(pack)).run_file(self.path)
+        try:
+            game = game_of(pack)
+        except RulesError as exc:  # the pack itself does not load: say where, as `ruleskit check` does
+            raise ScenarioFailed(f"the pack does not load: {exc}") from None
+        result = ScenarioTester(game).run_file(self.path)
         if not result.ok:
             raise ScenarioFailed("\n".join(str(p) for p in result.problems))
 

@@ -363,6 +363,15 @@ def test_pytest_follows_no_link_out_of_a_packs_tests(tmp_path: Path) -> None:
     assert "no tests ran" in done.stdout, done.stdout + done.stderr
 
 
+def test_pytest_names_the_line_of_a_pack_that_does_not_load(pack: Path) -> None:
+    """A pack with a syntax error showed each of its tests failing with a traceback of ruleskit's parser."""
+    plant(pack, "rule roll_value(p, r) = r", "rule roll_value(p, r) = (r")
+    done = run_pytest(pack)
+    assert done.returncode == 1 and "3 failed" in done.stdout, done.stdout + done.stderr
+    assert "the pack does not load: rules.rk:4:1: error: unexpected" in done.stdout  # the unclosed bracket
+    assert "Traceback" not in done.stdout and "parser.py" not in done.stdout
+
+
 def test_built_in_packs_carry_their_tests_in_the_wheel_layout(tmp_path: Path) -> None:
     site = tmp_path / "site"
     shutil.copytree(ROOT / "ruleskit", site / "ruleskit", ignore=shutil.ignore_patterns("__pycache__"))
