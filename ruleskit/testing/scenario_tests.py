@@ -284,6 +284,10 @@ class _FileRun:
                     raise doc.error(keypath + ("name",), f"a step's name is a text used once and not "
                                     f"{', '.join(repr(n) for n in ('start', 'then'))}")
                 named[name] = state.clone()
+        if self.result.checks == 0 and not self.result.problems:
+            # Only empty tables and lists (`[[step]]`, `legal = []`): counted as passed, it would pass whatever the rules did.
+            raise doc.error(("expect",) if expect else ("step",), "this test checks nothing: its expectations are "
+                            "all missing or empty; add a check, or an action that must be legal or refused")
 
     def _check_pack_name(self) -> None:
         name = self.doc.data.get("pack")

@@ -287,6 +287,16 @@ def test_a_test_without_expectations_is_refused(pack: Path) -> None:
     assert len(problems) == 1 and "states what to expect" in problems[0]
 
 
+@pytest.mark.parametrize("expectations", ["[[step]]\n", "[[step]]\ndo = [\"roll\"]\n[[step]]\n",
+                                          "[expect]\nlegal = []\nchecks = []\n"])
+def test_a_test_whose_expectations_are_all_empty_is_refused(pack: Path, expectations: str) -> None:
+    """An empty `[[step]]` table, or empty lists, checked nothing and the file counted as passed."""
+    text = 'players = 2\n' + expectations
+    problems = run_one(pack, "empty.toml", text)
+    assert problems == [f"{pack / 'tests' / 'empty.toml'}:2: failed: this test checks nothing: its expectations "
+                        "are all missing or empty; add a check, or an action that must be legal or refused"]
+
+
 def test_a_test_file_is_still_an_ordinary_scenario(pack: Path) -> None:
     state = ruleskit.scenario(str(pack / "tests" / "lucky.toml"), str(pack))
     assert state.stage == "walk" and state.data["v"]["steps"] == 2  # the position after `then`
