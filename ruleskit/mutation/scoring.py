@@ -23,10 +23,10 @@ from typing import Any
 
 import attrs
 
-from ..errors import RulesError
+from ..errors import PackError, RulesError
 from ..game import Game, load
 from .edits import Mutant, mutant_copy
-from .killing import Verdict, describe_checks, differential, own_checks
+from .killing import EXTRA_CHECKS, Verdict, describe_checks, differential, own_checks
 from .packcopy import PackFolderTooLarge
 
 KILLED, SURVIVED, NO_DIFFERENCE, INVALID = "killed", "survived", "no difference seen", "invalid"
@@ -101,6 +101,8 @@ def score_mutants(game: Game, mutants: list[Mutant], *, seconds: float = 20.0, l
     report = MutationReport(game.name, generated=generated if generated is not None else len(mutants),
                             checks=describe_checks(game))
     started = time.monotonic()
+    if mutants:
+        check_the_original(game)
     for index, mutant in enumerate(mutants):
         outcome = try_mutant(game, mutant, seconds=seconds, lockstep_seconds=lockstep_seconds, seed=seed,
                              players=players, games=games)
@@ -109,6 +111,16 @@ def score_mutants(game: Game, mutants: list[Mutant], *, seconds: float = 20.0, l
             progress(outcome, index + 1)
     report.seconds = time.monotonic() - started
     return report
+
+
+def check_the_original(game: Game) -> None:
+    """The pack's own checks beyond random games (its scenario tests) pass on the pack itself: one that already
+    fails catches every mutant, and the score read 100%."""
+    for name, check in EXTRA_CHECKS:
+        failure = check(game.source.root, game)
+        if failure is not None:
+            raise PackError(f"the pack's own {name} fail on the pack itself, so they would catch every mutant: "
+                            f"{failure}", hint="make them pass first (ruleskit test PACK --scenarios-only)")
 
 
 def try_mutant(game: Game, mutant: Mutant, *, seconds: float, lockstep_seconds: float, seed: int = 0,

@@ -79,6 +79,18 @@ def test_the_command_lists_survivors_with_file_and_line(capsys: pytest.CaptureFi
     assert "M0001 game.toml:3" in capsys.readouterr().out
 
 
+def test_the_command_refuses_a_pack_whose_own_tests_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A scenario test that fails on the pack itself caught every mutant: the score read 100%."""
+    pack = tmp_path / "buy_points"
+    shutil.copytree(BUY, pack)
+    (pack / "tests").mkdir()
+    (pack / "tests" / "wrong.toml").write_text('players = 2\n[expect]\nchecks = ["1 == 2"]\n', encoding="utf-8")
+    assert main(["mutate", str(pack), "--limit", "2", "--time", "2s", "--lockstep-time", "1s", "-q"]) == 1
+    out, err = capsys.readouterr()
+    assert "mutation score" not in out
+    assert "the pack's own scenario tests fail on the pack itself" in err and "wrong.toml:3: failed" in err
+
+
 @pytest.mark.parametrize("option", ["--time", "--lockstep-time"])
 def test_the_command_refuses_a_budget_of_nothing(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mutate", str(BUY), "--limit", "1", option, "0", "-q"]) == 1
