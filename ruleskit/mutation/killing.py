@@ -17,6 +17,7 @@ import importlib.util
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import attrs
 
@@ -40,11 +41,17 @@ class Verdict:
                 "seconds": round(self.seconds, 2), "games": self.games}
 
 
+def _scenario_tests_module() -> ModuleType | None:
+    """The engine's scenario tests, where it has them."""
+    name = f"{__package__.rpartition('.')[0]}.testing.scenario_tests"
+    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+
+
 def pack_scenario_tests(pack: Path, game: Game) -> str | None:
     """The pack's own scenario tests (its tests/ folder), where the engine runs them: the first failure, or None."""
-    if importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.testing.scenario_tests") is None:
+    module = _scenario_tests_module()
+    if module is None:
         return None
-    module = importlib.import_module(f"{__package__.rpartition('.')[0]}.testing.scenario_tests")
     report = module.run_pack_tests(game)
     if report.ok:
         return None
@@ -63,9 +70,10 @@ def describe_checks(game: Game) -> list[str]:
     properties = len(structure_defs(game.source)["properties"])
     if properties:
         found.append(f"{properties} [properties] and every ensure")
-    tests = game.source.root / "tests"
-    scenario_files = sorted(tests.glob("*.toml")) if tests.is_dir() else []
-    if scenario_files and importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.testing.scenario_tests"):
+    module = _scenario_tests_module()
+    # The files the tests run are counted (in subfolders too, links not followed), not every `tests/*.toml`.
+    scenario_files = module.scenario_test_files(game.source.root) if module is not None else []
+    if scenario_files:
         found.append(f"{len(scenario_files)} scenario test files")
     return found + ["the engine invariants"]
 

@@ -12,6 +12,7 @@ import pytest
 from ruleskit.cli import main
 from ruleskit.game import load
 from ruleskit.mutation.edits import Edit, Mutant, apply_edits, load_corpus, mutant_copy
+from ruleskit.mutation.killing import describe_checks
 from ruleskit.mutation.operators import generate
 from ruleskit.mutation.scoring import INVALID, KILLED, NO_DIFFERENCE, SURVIVED, score_mutants, try_mutant
 
@@ -89,6 +90,16 @@ def test_the_command_refuses_a_pack_whose_own_tests_fail(tmp_path: Path, capsys:
     out, err = capsys.readouterr()
     assert "mutation score" not in out
     assert "the pack's own scenario tests fail on the pack itself" in err and "wrong.toml:3: failed" in err
+
+
+def test_the_checks_listed_count_the_scenario_tests_that_run(tmp_path: Path) -> None:
+    """Tests in a subfolder of tests/ run against every mutant but were left out of the checks listed."""
+    pack = tmp_path / "buy_points"
+    shutil.copytree(BUY, pack)
+    (pack / "tests" / "more").mkdir(parents=True)
+    (pack / "tests" / "more" / "start.toml").write_text('players = 2\n[expect]\nchecks = ["1 == 1"]\n',
+                                                        encoding="utf-8")
+    assert "1 scenario test files" in describe_checks(load(pack))
 
 
 @pytest.mark.parametrize("option", ["--time", "--lockstep-time"])
