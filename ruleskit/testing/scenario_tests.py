@@ -450,10 +450,13 @@ class _FileRun:
         offered = [a.id for a in state.legal_actions()]
         self._count()
         if sorted(wanted) != sorted(offered):
-            missing = [w for w in wanted if w not in offered]
-            extra = [o for o in offered if o not in wanted]
-            parts = ([f"not offered: {', '.join(missing)}"] if missing else []) + (
-                [f"also offered: {', '.join(extra)}"] if extra else [])
+            # By sets, and a dozen of each shown: a list of 68,000 ids against 9,900 offered took 10 s and
+            # printed every id.
+            wanted_ids, offered_ids = set(wanted), set(offered)
+            missing = [w for w in wanted if w not in offered_ids]
+            extra = [o for o in offered if o not in wanted_ids]
+            parts = ([f"not offered: {_list(missing)}"] if missing else []) + (
+                [f"also offered: {_list(extra)}"] if extra else [])
             if not parts:
                 parts = ["the same ids, but not the same number of each"]
             raise self.fail(keypath, f"the legal actions differ: {'; '.join(parts)}")

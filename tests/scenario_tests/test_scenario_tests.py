@@ -410,6 +410,16 @@ def test_the_broken_ophir_example_fails_the_base_packs_scenario_tests(capsys: py
     assert "broken-ophir: no scenario tests" in capsys.readouterr().out
 
 
+def test_legal_exactly_shows_a_dozen_of_the_ids_that_differ(pack: Path) -> None:
+    """Every id that differed was printed (a list of 68,000 made a message of 700 KB, after 10 s of comparing
+    each id with each offered one)."""
+    head = LUCKY.partition("[expect]")[0]
+    many = ",\n".join(f'"step:z{i}"' for i in range(2000))
+    [problem] = run_one(pack, "lucky.toml", head + f"[expect]\nlegal_exactly = [\n{many}\n]\n")
+    assert "not offered: step:z0, step:z1," in problem and "step:z11 ...; also offered: step:a, step:b, stop" in problem
+    assert "step:z12" not in problem
+
+
 def test_refusals_are_checked_once_each_and_at_most_a_thousand_a_file(pack: Path) -> None:
     """Each refusal is tried on a copy and the whole state compared after it: an entry repeated 6,000 times is
     checked once, and a file checking more than 1,000 different ones (110,000 took 20 minutes) is refused."""
