@@ -411,8 +411,8 @@ def check_flow(game: Game, flow: Any, players: int, path: str) -> None:
     for index, seat in enumerate(order):  # a seat may appear twice: two turns a round (a snake draft)
         check_seat(_at(_at(path, "order"), index), seat, players)
     check_int(_at(path, "pos"), table["pos"], 0, len(order))
-    for key in ("turn", "round", "idle"):
-        check_int(_at(path, key), table[key], 0)
+    for key in ("turn", "round", "idle"):  # numbers the language reads (`turn_number`), so within its range
+        check_int(_at(path, key), table[key], 0, MAX_NUMBER)
     for key in ("end_turn", "entered"):
         check_bool(_at(path, key), table[key])
     if table["simul"] is not None:
