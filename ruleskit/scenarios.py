@@ -146,23 +146,40 @@ def _table(doc: TomlDoc, keypath: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
+def read_decision(decision: Any) -> tuple[str, int | None]:
+    """A decision of `setup`, `then` or a test's `do`, as the action id and the player taking it: an id, or
+    `{ action = "ID", player = N }` for a simultaneous pick. A ValueError says what is wrong with it."""
+    if isinstance(decision, str):
+        return decision, None
+    if isinstance(decision, dict) and set(decision) <= {"action", "player"} and isinstance(decision.get("action"), str):
+        player = decision.get("player")
+        if player is not None and (type(player) is not int or not 0 <= player < 64):
+            raise ValueError("a decision's player is a seat number from 0")
+        return decision["action"], player
+    raise ValueError(f"a decision is an action id, or {{ action = \"ID\", player = N }}; not {decision!r}")
+
+
 def _play(doc: TomlDoc, state: State, key: str, only_pending: bool) -> None:
     decisions = doc.data.get(key, [])
-    if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
+    if not isinstance(decisions, list):
         raise doc.error((key,), f"'{key}' should be a list of decision ids")
     for number, decision in enumerate(decisions, start=1):
+        try:
+            action_id, player = read_decision(decision)
+        except ValueError as exc:
+            raise doc.error((key,), f"decision {number}: {exc}") from None
         if only_pending and state.pending is None:
-            raise doc.error((key,), f"setup decision {number} ('{decision}') given, but setup asks no more decisions")
-        actions = state.legal_actions()
-        if decision == "first":
+            raise doc.error((key,), f"setup decision {number} ('{action_id}') given, but setup asks no more decisions")
+        if action_id == "first":
+            actions = state.legal_actions(player)
             if not actions:
                 raise doc.error((key,), f"decision {number}: nothing to decide")
-            state.apply(actions[0])
+            state.apply(actions[0], player=player)
             continue
         try:
-            state.apply(decision)
+            state.apply(action_id, player=player)
         except IllegalAction as exc:
-            raise doc.error((key,), f"decision {number} ('{decision}'): {exc.message}") from None
+            raise doc.error((key,), f"decision {number} ('{action_id}'): {exc.message}") from None
 
 
 def _auto_finish_setup(state: State) -> None:

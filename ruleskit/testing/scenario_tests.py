@@ -39,7 +39,7 @@ from ..model import ZoneRef
 from ..packs import display_path, find_base
 from ..runtime.context import Ctx
 from ..runtime.state import State
-from ..scenarios import build_scenario
+from ..scenarios import build_scenario, read_decision
 from ..tomlfile import TomlDoc, read_toml
 
 TESTS_FOLDER = "tests"
@@ -322,15 +322,10 @@ class _FileRun:
                 raise self.fail(keypath, f"decision {number} ('{action_id}') failed: {exc}", line) from None
 
     def _decision(self, keypath: tuple[str, ...], decision: Any, line: int | None) -> tuple[str, int | None]:
-        if isinstance(decision, str):
-            return decision, None
-        if isinstance(decision, dict) and set(decision) <= {"action", "player"} and isinstance(decision.get("action"), str):
-            player = decision.get("player")
-            if player is not None and (type(player) is not int or not 0 <= player < 64):
-                raise PackError("a decision's player is a seat number from 0", file=self.doc.path, line=line)
-            return decision["action"], player
-        raise PackError(f"a decision is an action id, or {{ action = \"ID\", player = N }}; not {decision!r}",
-                        file=self.doc.path, line=line)
+        try:
+            return read_decision(decision)
+        except ValueError as exc:
+            raise PackError(str(exc), file=self.doc.path, line=line) from None
 
     def _element_lines(self, keypath: tuple[str, ...], values: list[Any]) -> list[int | None]:
         """The line each element of a list is written on (a list may span several lines)."""

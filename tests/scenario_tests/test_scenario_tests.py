@@ -302,6 +302,19 @@ def test_a_test_file_is_still_an_ordinary_scenario(pack: Path) -> None:
     assert state.stage == "walk" and state.data["v"]["steps"] == 2  # the position after `then`
 
 
+def test_a_test_files_simultaneous_picks_load_as_a_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bids template's own test takes its `then` as `{ action, player }` picks: the test ran, but loading
+    the file as a scenario (`play --scenario`) stopped at "'then' should be a list of decision ids"."""
+    pack = tmp_path / "bids"
+    assert main(["new", str(pack), "--template", "bids"]) == 0
+    capsys.readouterr()
+    state = ruleskit.scenario(str(pack / "tests" / "tie.toml"), str(pack))
+    assert state.stage == "bid" and state.players_to_decide() == [0, 1]
+    (pack / "tests" / "bad.toml").write_text('then = [{ action = "play:five", player = "red" }]\n', encoding="utf-8")
+    with pytest.raises(ruleskit.RulesError, match="bad.toml:1: error: decision 1: a decision's player is a seat"):
+        ruleskit.scenario(str(pack / "tests" / "bad.toml"), str(pack))
+
+
 # ------------------------------------------------------------------ finding the tests
 
 def test_links_in_the_tests_folder_are_not_followed(tmp_path: Path) -> None:
