@@ -3,13 +3,17 @@
 The log is first verified by `log.replay`; the game is then re-run from its
 header, keeping the state after every decision, so any step can be shown at
 once. Each step shows the decision, its consequences (chance, messages, turn
-and phase changes) and the table as one seat saw it.
+and phase changes) and the table as one seat saw it. With a seat chosen
+(`seat N`), the decisions and messages are told as that seat was told them:
+another player's secret pick as a secret choice, and the items the seat cannot
+see replaced by "(hidden)".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -20,11 +24,13 @@ from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
 from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .tableau import Redaction
 from .timeline import Timeline
 
 HELP_TEXT = """\
 Enter or n: next step   p: previous step   g N: go to step N   first / last
-seat N: show the table as player N sees it   all: follow whoever decides   q: quit"""
+seat N: the table and the story as player N saw them
+all: follow whoever decides, the story told in full   q: quit"""
 
 
 def replay_states(path: str | Path, progress: Callable[[int, int], None] | None = None,
@@ -79,13 +85,21 @@ class ReplayViewer:
         entry = state.history[-1]
         self.console.rule(plain(f"step {self.step}/{self.last}"), style="dim")
         viewer = self.viewer(state)
+        redaction = Redaction(state) if self.seat is not None else None
+        told = (lambda text: redaction.text(text, viewer)) if redaction is not None else None
         if self.step == 0:
             self.console.print(plain("Setup", style="bold"))
-            lines = events(self.display, entry, None, state)
+            lines = events(self.display, entry, None, state, told)
         else:
             previous = self.states[self.step - 1]
-            self.console.print(decision_line(self.display, entry["player"], "", self.labels[self.step], False))
-            lines = [*outcome_events(self.display, entry),
+            player = entry["player"]
+            label = self.labels[self.step]
+            secret = False
+            if redaction is not None and player != viewer:
+                secret = previous.pending is None and previous.raw["flow"]["simul"] is not None
+                label = self.label_told(previous, entry, redaction, viewer)
+            self.console.print(decision_line(self.display, player, "", label, secret))
+            lines = [*outcome_events(self.display, entry, told),
                      *changes(self.display, previous.view(viewer), state.view(viewer)),
                      *flow_events(self.display, flow_mark(previous), state)]
         for line in lines:
@@ -93,6 +107,14 @@ class ReplayViewer:
         self.console.print(self.display.render(state, viewer, compact=self.compact, width=self.console.size[0]))
         if state.is_terminal:
             self.console.print(self.display.result(state))
+
+    def label_told(self, previous: State, entry: dict[str, Any], redaction: Redaction, seat: int) -> str:
+        """Another player's decision as `seat` reads it: without the items it cannot see after it (a card passed
+        between two hands it does not hold)."""
+        action = next((a for a in previous.legal_actions(entry["player"]) if a.id == entry["action"]), None)
+        if action is None:
+            return redaction.text(self.labels[self.step], seat)
+        return redaction.label(action, seat)
 
     def viewer(self, state: State) -> int:
         if self.seat is not None:

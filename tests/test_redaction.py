@@ -249,3 +249,28 @@ def test_a_value_of_a_label_is_still_hidden_when_the_seat_cannot_see_it(tmp_path
     state.apply(action)
     assert Redaction(state).label(action, 2) == f"Pass {HIDDEN} face down to the next player"
     assert Redaction(state).label(action, 1) == action.label  # the card is now in Player 2's hand
+
+
+def test_replay_show_tells_a_seat_what_that_seat_was_told(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`replay --show` drew the table of `seat 1` without the others' hands but told every pass by its card:
+    Player 2's pass to Player 3 named a card Player 1 never held. Followed in full (`all`), it is named."""
+    import ruleskit
+    from ruleskit.log import write_log
+
+    pack = write_pack(tmp_path, "passing", 3, PASSING)
+    state = ruleskit.load(pack).new_game(players=3, seed=3)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    log = tmp_path / "game.jsonl"
+    write_log(state, log)
+    answers = iter(["seat 1", *["n"] * 6, "first", "all", *["n"] * 6, "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["replay", str(log), str(pack), "--show", "--quiet"]) == 0
+    shown = capsys.readouterr().out.split("step 0/6")
+    as_seat, in_full = shown[2], shown[4]
+    passes = [line for line in as_seat.splitlines() if ": Pass" in line]
+    second = [line for line in passes if line.startswith("Player 2:")]
+    assert len(passes) == 6 and len(second) == 2
+    assert all(f"Pass {HIDDEN} face down" in line and not any(c in line for c in CARDS) for line in second)
+    assert all(any(c in line for c in CARDS) for line in passes if line not in second)
+    assert all(any(c in line for c in CARDS) for line in in_full.splitlines() if ": Pass" in line)
