@@ -222,27 +222,29 @@ class PlaySession:
             elif command == "save":
                 self.save(rest.strip())
             elif command == "as":
-                self.out_of_turn(rest.strip(), player)
+                if self.out_of_turn(rest.strip(), player):
+                    return True  # the game goes on from where that action left it (it may have ended)
             else:
                 action = self.pick(line, player)
                 if action is not None:
                     self.take(action, player)
                     return True
 
-    def out_of_turn(self, text: str, decider: int) -> None:
-        """A human who is not to decide takes one of their `anytime` actions; then the decider goes on."""
+    def out_of_turn(self, text: str, decider: int) -> bool:
+        """A human who is not to decide takes one of their `anytime` actions; True if they took one. The decider
+        is asked again from the state it leaves: it may have ended the game or changed what the decider may do."""
         humans = [p + 1 for p in self.humans if p != decider]
         if not plain_digits(text) or int(text) - 1 not in self.humans or int(text) - 1 == decider:
             others = ", ".join(str(n) for n in humans) or "none"
             self.console.print(plain(f"Act out of turn as another human player: as N (N: {others})."))
-            return
+            return False
         player = int(text) - 1
         actions = self.state.out_of_turn_actions(player)
         if not actions:
             self.console.print(plain(f"{self.display.player_name(player)} has nothing to do out of turn now."))
-            return
+            return False
         if not self.hand_over(player):
-            return
+            return False
         self.console.print(self.render(player))
         self.console.print(plain(f"{self.display.player_name(player)}, out of turn (Enter to go back):", style="bold"))
         for number, action in enumerate(actions, start=1):
@@ -252,13 +254,15 @@ class PlaySession:
         except EOFError:
             line = ""
         chosen = next((a for n, a in enumerate(actions, start=1) if line in (str(n), a.id)), None) if line else None
-        if chosen is not None:
-            before = self.state.clone()
-            self.state.apply(chosen, player=player)
-            self.undo_stack.append(Snapshot(player, before, len(before.history)))
-            self.tell(player, "", chosen, False, before)
-        if self.hand_over(decider):
-            self.show(decider)
+        if chosen is None:
+            if self.hand_over(decider):
+                self.show(decider)
+            return False
+        before = self.state.clone()
+        self.state.apply(chosen, player=player)
+        self.undo_stack.append(Snapshot(player, before, len(before.history)))
+        self.tell(player, "", chosen, False, before)
+        return True
 
     def hand_over(self, player: int) -> bool:
         if self.at_screen == player:

@@ -275,3 +275,47 @@ def test_no_undo_past_the_others_secret_picks_shown(tmp_path: Path, script, caps
                          ["work", "work", "work", "bid:0", "undo", "quit"], script, capsys)
     assert code == 0
     assert "another player's secret choice has been revealed" in out and "Undone" not in out
+
+
+RESIGN = """
+[counters.points]
+owner = "player"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 20
+
+[actions.score]
+stage = "main"
+label = "Score a point"
+effect = "me.points += 1\\nend turn"
+
+[actions.resign]
+anytime = true
+label = "Resign"
+effect = "finish \\"a player resigned\\""
+
+[scoring]
+score = "me.points"
+"""
+
+
+def test_a_game_ended_out_of_turn_ends_at_once(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Player 2 resigned out of turn: the game was over, yet Player 1 was asked again, offered no action
+    ("choose 1-0"), and quitting left the game unfinished with no result and no log."""
+    (tmp_path / "pack.toml").write_text('name = "resign"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(RESIGN)
+    log = tmp_path / "game.jsonl"
+    code, out, prompts = _play([str(tmp_path), "--seats", "human,human", "--seed", "3", "--log", str(log)],
+                               ["", "as 2", "", "1", "1", "quit"], script, capsys)
+    assert code == 0
+    assert "the game ends: a player resigned" in out and "Game over: a player resigned" in out
+    assert "unfinished" not in out and "choose 1-0" not in out
+    assert prompts[-1] == "Player 2> "  # nobody is asked after the resignation
+    assert ruleskit.log.replay(log, str(tmp_path)).is_terminal
