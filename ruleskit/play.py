@@ -68,6 +68,7 @@ class Snapshot:
     player: int
     state: State
     history_length: int
+    told_length: int  # the lines told so far, for `log`: a decision taken back is no longer part of the game
 
 
 class PlaySession:
@@ -260,7 +261,7 @@ class PlaySession:
             return False
         before = self.state.clone()
         self.state.apply(chosen, player=player)
-        self.undo_stack.append(Snapshot(player, before, len(before.history)))
+        self.undo_stack.append(Snapshot(player, before, len(before.history), len(self.told)))
         self.tell(player, "", chosen, False, before)
         return True
 
@@ -313,7 +314,7 @@ class PlaySession:
         except IllegalAction as exc:
             self.console.print(plain(f"Not allowed: {exc.message}"))
             return
-        self.undo_stack.append(Snapshot(player, before, len(before.history)))
+        self.undo_stack.append(Snapshot(player, before, len(before.history), len(self.told)))
         self.tell(player, "", action, secret and len(self.humans) > 1, before)
 
     # ------------------------------------------------------------- undo, save, log
@@ -340,6 +341,8 @@ class PlaySession:
         self.undo_stack.pop()
         self.picks_shown = [(at, seats) for at, seats in self.picks_shown if at <= snapshot.history_length]
         self.state = snapshot.state
+        del self.told[snapshot.told_length:]
+        self.told.append(plain(f"{self.display.player_name(player)} takes back a decision", style="dim"))
         self.console.print("Undone.")
         return True
 

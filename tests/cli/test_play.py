@@ -305,12 +305,17 @@ score = "me.points"
 """
 
 
+def _resign_pack(folder: Path) -> Path:
+    (folder / "pack.toml").write_text('name = "resign"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                      'files = ["game.toml"]\n')
+    (folder / "game.toml").write_text(RESIGN)
+    return folder
+
+
 def test_a_game_ended_out_of_turn_ends_at_once(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     """Player 2 resigned out of turn: the game was over, yet Player 1 was asked again, offered no action
     ("choose 1-0"), and quitting left the game unfinished with no result and no log."""
-    (tmp_path / "pack.toml").write_text('name = "resign"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
-                                        'files = ["game.toml"]\n')
-    (tmp_path / "game.toml").write_text(RESIGN)
+    _resign_pack(tmp_path)
     log = tmp_path / "game.jsonl"
     code, out, prompts = _play([str(tmp_path), "--seats", "human,human", "--seed", "3", "--log", str(log)],
                                ["", "as 2", "", "1", "1", "quit"], script, capsys)
@@ -319,3 +324,12 @@ def test_a_game_ended_out_of_turn_ends_at_once(tmp_path: Path, script, capsys) -
     assert "unfinished" not in out and "choose 1-0" not in out
     assert prompts[-1] == "Player 2> "  # nobody is asked after the resignation
     assert ruleskit.log.replay(log, str(tmp_path)).is_terminal
+
+
+def test_the_log_command_leaves_out_what_was_taken_back(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """After an undo, `log` still told the decisions taken back (the bot's answer too) as if they stood."""
+    code, out, _ = _play([str(_resign_pack(tmp_path)), "--seats", "human,random", "--seed", "3"],
+                         ["1", "undo", "log", "quit"], script, capsys)
+    assert code == 0
+    told = out.split("Undone.")[1].split("2. Resign")[1]  # after the table shown again
+    assert told.split() == "Player 1 takes back a decision Game left unfinished.".split()
