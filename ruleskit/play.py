@@ -36,7 +36,7 @@ from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain, shell_word
 from .saves import SAVE_FORMAT
-from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .story import answered, changes, decision_line, events, flow_events, flow_mark, outcome_events
 from .tableau import Redaction, known_items, secret_items
 
 HUMAN = "human"
@@ -155,9 +155,10 @@ class PlaySession:
             self.picks_shown.append((len(self.state.history), shown))
         others = [human for human in self.humans if human != player]
         redaction = Redaction(self.state)
-        label = action.label
+        label = answered(before.prompt, action.label)
         if others and not secret:
-            label = redaction.label(action, *others)
+            # A choice's question and answer are the pack code's text, read whole; an action's label by its values.
+            label = redaction.text(label, *others) if before.prompt else redaction.label(action, *others)
         lines = [decision_line(self.display, player, seat, label, secret),
                  *outcome_events(self.display, self.state.history[-1], self.told_to_humans(self.state, redaction)),
                  *self.visible_changes(before),

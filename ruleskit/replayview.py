@@ -23,7 +23,7 @@ from .log import read_header, replay
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
-from .story import changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .story import answered, changes, decision_line, events, flow_events, flow_mark, outcome_events
 from .tableau import Redaction
 from .timeline import Timeline
 
@@ -93,7 +93,7 @@ class ReplayViewer:
         else:
             previous = self.states[self.step - 1]
             player = entry["player"]
-            label = self.labels[self.step]
+            label = answered(previous.prompt, self.labels[self.step])
             secret = False
             if redaction is not None and player != viewer:
                 secret = previous.pending is None and previous.raw["flow"]["simul"] is not None
@@ -112,8 +112,8 @@ class ReplayViewer:
         """Another player's decision as `seat` reads it: without the items it cannot see after it (a card passed
         between two hands it does not hold)."""
         action = next((a for a in previous.legal_actions(entry["player"]) if a.id == entry["action"]), None)
-        if action is None:
-            return redaction.text(self.labels[self.step], seat)
+        if action is None or previous.prompt:  # a choice's question and answer are the pack code's text
+            return redaction.text(answered(previous.prompt, self.labels[self.step]), seat)
         return redaction.label(action, seat)
 
     def viewer(self, state: State) -> int:

@@ -91,6 +91,14 @@ def flow_events(display: Display, before: dict[str, Any] | None, after: State) -
     return lines
 
 
+def answered(prompt: str | None, label: str) -> str:
+    """A decision as told: its label, after the question it answers, if any (a choice's answer "2" alone
+    tells nothing)."""
+    if not prompt:
+        return label
+    return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
+
+
 def decision_line(display: Display, player: int, seat: str, label: str, secret: bool) -> Text:
     line = Text(display.player_name(player), style="bold")
     if seat:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..digits import plain_digits
+from ..story import answered
 from ..tableau import Redaction, Tableau
 
 if TYPE_CHECKING:
@@ -34,13 +35,6 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
         else:
             texts.append(f"{who}: {redaction.label(action, seat)}")
     return texts
-
-
-def answered(prompt: str | None, label: str) -> str:
-    """A decision as told: its label, after the question it answers, if any."""
-    if not prompt:
-        return label
-    return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
 
 
 def message_texts(state: State, message: str, redaction: Redaction) -> list[str]:

@@ -14,9 +14,10 @@ from ..errors import ReplayMismatch
 from ..game import Game
 from ..log import read_header, replay
 from ..runtime.state import State
+from ..story import answered
 from ..tableau import Redaction, Tableau, full_view
 from ..timeline import Timeline
-from .events import answered, chance_text, decision_texts, message_texts
+from .events import chance_text, decision_texts, message_texts
 
 MAX_STEPS = 100_000
 

@@ -333,3 +333,23 @@ def test_the_log_command_leaves_out_what_was_taken_back(tmp_path: Path, script, 
     assert code == 0
     told = out.split("Undone.")[1].split("2. Resign")[1]  # after the table shown again
     assert told.split() == "Player 1 takes back a decision Game left unfinished.".split()
+
+
+def test_a_choices_answer_is_told_after_its_question(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The answer to "How hard?" was told alone, "Player 2: 1", in the story, `log` and `replay --show`."""
+    from ruleskit.log import write_log
+
+    market = str(Path(__file__).resolve().parent.parent / "packs" / "street_market")
+    code, out, _ = _play([market, "--seats", "human,human", "--seed", "3"],
+                         ["", "hustle", "2", "", "hustle", "1", "", "log", "quit"], script, capsys)
+    assert code == 0
+    assert "Player 1: How hard? 2" in out and "Player 2: How hard? 1" in out
+    assert "Player 1: 2" not in out and "Player 2: 1" not in out
+    state = ruleskit.load(market).new_game(players=2, seed=3)
+    for action_id in ["hustle", "1", "hustle", "2"]:
+        state.apply(action_id)
+    write_log(state, tmp_path / "game.jsonl")
+    script(["n", "n", "n", "n", "seat 1", "q"])
+    assert main(["replay", str(tmp_path / "game.jsonl"), market, "--show", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Player 1: How hard? 1" in out and out.count("Player 2: How hard? 2") == 2  # in full, then as seat 1
