@@ -47,6 +47,8 @@ LAYOUTS = ("auto", "compact", "full")
 FULL_LAYOUT_SIZE = (100, 40)
 # In the compact layout, past this many actions they are listed in columns.
 ACTIONS_IN_COLUMNS = 3
+# Erases the lines scrolled off the screen (xterm's "erase saved lines", which `clear` sends too).
+ERASE_SCROLLBACK = "\x1b[3J"
 # In the compact layout, at most this many lines of what happened since a human's last screen are shown.
 STORY_LINES = 8
 
@@ -271,7 +273,7 @@ class PlaySession:
             return True
         if self.at_screen is not None or len(self.humans) > 1:
             if self.console.is_terminal:
-                self.console.clear()
+                self.clear_screen()
             self.console.print(plain(f"Pass the screen to {self.display.player_name(player)}, then press Enter."))
             try:
                 self.ask("")
@@ -279,6 +281,14 @@ class PlaySession:
                 return False
         self.at_screen = player
         return True
+
+    def clear_screen(self) -> None:
+        """Clear the screen and the lines scrolled off it: the last player's hand was a scroll away from the next
+        player (a terminal keeps what a clear of the screen pushes off it)."""
+        self.console.clear()
+        if not self.console.legacy_windows:  # a Windows console of old takes no escape sequences
+            self.console.file.write(ERASE_SCROLLBACK)
+            self.console.file.flush()
 
     def show(self, player: int) -> None:
         self.console.print(self.render(player))

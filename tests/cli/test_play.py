@@ -78,6 +78,25 @@ def test_hot_seat_hands_over_and_hides_the_other_hand(layout: str, script, capsy
     assert not any(name in players for name in names[1] if name not in names[0])
 
 
+def test_a_hand_over_at_a_terminal_clears_the_lines_scrolled_off_the_screen_too() -> None:
+    """The screen was cleared at each hand-over, but a terminal keeps what a clear pushes off it: the next
+    player scrolled up to the last one's hand."""
+    import io
+
+    from rich.console import Console
+
+    from ruleskit.play import PlaySession
+
+    game = ruleskit.load(DUEL)
+    screen = io.StringIO()
+    answers = iter(["", "1", "", "1", ""])
+    session = PlaySession(game, game.new_game(players=2, seed=4), ["human", "human"],
+                          Console(file=screen, force_terminal=True, width=100, height=30), ask=lambda _: next(answers, "quit"))
+    session.run()  # quits when the answers run out
+    cleared = screen.getvalue().split("\x1b[2J")[1:]  # each clear of the screen, then what follows it
+    assert len(cleared) >= 2 and all(after.startswith("\x1b[H\x1b[3J") for after in cleared)
+
+
 def test_save_and_load_continue_the_same_game(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
     saved = tmp_path / "game.json"
     _play([SHOWN, "--seats", "human,random", "--seed", "3"], ["1", f"save {saved}", "quit"], script, capsys)
