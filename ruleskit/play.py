@@ -243,21 +243,10 @@ class PlaySession:
             self.console.print(plain(f"Act out of turn as another human player: as N (N: {others})."))
             return False
         player = int(text) - 1
-        actions = self.state.out_of_turn_actions(player)
-        if not actions:
-            self.console.print(plain(f"{self.display.player_name(player)} has nothing to do out of turn now."))
-            return False
+        # Handed over before anything is said: whether a player may act out of turn can tell what they hold.
         if not self.hand_over(player):
             return False
-        self.console.print(self.render(player))
-        self.console.print(plain(f"{self.display.player_name(player)}, out of turn (Enter to go back):", style="bold"))
-        for number, action in enumerate(actions, start=1):
-            self.console.print(Text("  ") + plain(f"{number:>2}. {action.label}"))
-        try:
-            line = self.ask(f"{self.display.player_name(player)}> ").strip()
-        except EOFError:
-            line = ""
-        chosen = next((a for n, a in enumerate(actions, start=1) if line in (str(n), a.id)), None) if line else None
+        chosen = self.choose_out_of_turn(player)
         if chosen is None:
             if self.hand_over(decider):
                 self.show(decider)
@@ -267,6 +256,23 @@ class PlaySession:
         self.undo_stack.append(Snapshot(player, before, len(before.history), len(self.told)))
         self.tell(player, "", chosen, False, before)
         return True
+
+    def choose_out_of_turn(self, player: int) -> Action | None:
+        """The `anytime` action `player`, at the screen, takes now; None if they have none or go back."""
+        name = self.display.player_name(player)
+        self.console.print(self.render(player))
+        actions = self.state.out_of_turn_actions(player)
+        if actions:
+            self.console.print(plain(f"{name}, out of turn (Enter to go back):", style="bold"))
+        else:
+            self.console.print(plain(f"{name} has nothing to do out of turn now (Enter to go back).", style="bold"))
+        for number, action in enumerate(actions, start=1):
+            self.console.print(Text("  ") + plain(f"{number:>2}. {action.label}"))
+        try:
+            line = self.ask(f"{name}> ").strip()
+        except EOFError:
+            line = ""
+        return next((a for n, a in enumerate(actions, start=1) if line in (str(n), a.id)), None) if line else None
 
     def hand_over(self, player: int) -> bool:
         if self.at_screen == player:

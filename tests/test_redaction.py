@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -274,3 +275,65 @@ def test_replay_show_tells_a_seat_what_that_seat_was_told(tmp_path: Path, monkey
     assert all(f"Pass {HIDDEN} face down" in line and not any(c in line for c in CARDS) for line in second)
     assert all(any(c in line for c in CARDS) for line in passes if line not in second)
     assert all(any(c in line for c in CARDS) for line in in_full.splitlines() if ": Pass" in line)
+
+
+NOPE = """
+[kinds.card]
+fields = { nope = "bool" }
+items.a = { nope = true, name = "Nope" }
+items.b = { nope = false, name = "Plain One" }
+items.c = { nope = false, name = "Plain Two" }
+items.d = { nope = false, name = "Plain Three" }
+
+[zones.deck]
+of = "card"
+visible = "none"
+start = ["a", "b", "c", "d"]
+
+[zones.hand]
+of = "card"
+owner = "player"
+visible = "owner"
+
+[zones.discard]
+of = "card"
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "shuffle deck\\nfor p in players { draw 2 from deck to p.hand }"
+max_turns = 6
+
+[actions.pass]
+stage = "main"
+label = "Pass"
+effect = "end turn"
+
+[actions.nope]
+anytime = true
+label = "Play {c}"
+params = { c = "[c for c in items(me.hand) if c.nope]" }
+effect = "move c from me.hand to discard"
+
+[scoring]
+score = "0"
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_asking_to_act_as_another_human_tells_nothing_before_the_hand_over(  # type: ignore[no-untyped-def]
+        seed: int, tmp_path: Path, monkeypatch, capsys) -> None:
+    """`as 2` at Player 1's prompt answered "Player 2 has nothing to do out of turn now" on Player 1's screen
+    when Player 2 held no Nope card, and handed the screen over when they did: Player 1 learnt whether Player 2
+    held one. The screen is now handed over either way, and Player 2 alone is told."""
+    write_pack(tmp_path, "nope", 2, NOPE)
+    answers = iter(["", "as 2", "", "", "", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(tmp_path), "--seats", "human,human", "--seed", str(seed), "--layout", "compact"]) == 0
+    out = capsys.readouterr().out
+    player_1, _, player_2 = out.partition("Pass the screen to Player 2")
+    assert "out of turn" not in player_1 and "out of turn" in player_2.split("Player 1 to decide")[1]
