@@ -47,6 +47,8 @@ LAYOUTS = ("auto", "compact", "full")
 FULL_LAYOUT_SIZE = (100, 40)
 # In the compact layout, past this many actions they are listed in columns.
 ACTIONS_IN_COLUMNS = 3
+# At most this many characters of a line typed at the prompt are repeated in a refusal.
+ECHOED = 60
 # Erases the lines scrolled off the screen (xterm's "erase saved lines", which `clear` sends too).
 ERASE_SCROLLBACK = "\x1b[3J"
 # In the compact layout, at most this many lines of what happened since a human's last screen are shown.
@@ -320,7 +322,7 @@ class PlaySession:
         for action in actions:
             if action.id == text:
                 return action
-        self.console.print(plain(f"Unknown command '{text}'. Type a number from 1 to {len(actions)}, or help."))
+        self.console.print(plain(f"Unknown command '{as_typed(text)}'. Type a number from 1 to {len(actions)}, or help."))
         return None
 
     def take(self, action: Action, player: int) -> None:
@@ -370,10 +372,10 @@ class PlaySession:
         try:
             save_game(self.state, self.seats, path)
         except OSError as exc:
-            self.console.print(plain(f"Cannot save to {path}: {exc.strerror}"))
+            self.console.print(plain(f"Cannot save to {as_typed(path)}: {exc.strerror}"))
             return
         except ValueError:  # a name the system cannot take (a NUL character): the game goes on
-            self.console.print(plain(f"Cannot save to {path!r}: not a usable file name"))
+            self.console.print(plain(f"Cannot save to {as_typed(repr(path))}: not a usable file name"))
             return
         command = f"ruleskit play --load {shell_word(path)}"
         ref = pack_ref(self.state.game)
@@ -399,6 +401,12 @@ def fresh_seed() -> int:
     """A seed for a game among people that nobody can guess: with a known one (0, the default it was), anyone
     could deal the same game again and read every hidden hand and the deck's order."""
     return secrets.randbelow(MAX_SEED + 1)
+
+
+def as_typed(text: str) -> str:
+    """What a player typed, to repeat in a refusal: at most ECHOED characters (a megabyte pasted at the prompt
+    came back as a screenful of lines that pushed the table out of sight)."""
+    return text if len(text) <= ECHOED else text[:ECHOED] + "…"
 
 
 def _read_line(prompt: str) -> str:

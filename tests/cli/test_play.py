@@ -372,3 +372,13 @@ def test_a_choices_answer_is_told_after_its_question(tmp_path: Path, script, cap
     assert main(["replay", str(tmp_path / "game.jsonl"), market, "--show", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "Player 1: How hard? 1" in out and out.count("Player 2: How hard? 2") == 2  # in full, then as seat 1
+
+
+def test_a_long_line_typed_is_not_repeated_whole(tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A megabyte pasted at the prompt, or saved to, came back whole in the refusal: a screenful of lines
+    that pushed the table out of sight."""
+    pasted = "x" * 1_000_000
+    code, out, _ = _play([DUEL, "--seats", "human,random", "--seed", "1"],
+                         [pasted, f"save {tmp_path}/{pasted}", "quit"], script, capsys)
+    assert code == 0 and len(out) < 10_000
+    assert f"Unknown command '{'x' * 60}…'" in out and "Cannot save to" in out
