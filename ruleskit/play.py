@@ -122,6 +122,15 @@ class PlaySession:
             else:
                 for line in setup:
                     self.console.print(line)
+        try:
+            return self.play_on()
+        except KeyboardInterrupt:  # Ctrl-C: the game so far is kept in the log asked for, as `quit` keeps it
+            self.console.print("Game left unfinished.")
+            self.write_log()
+            raise
+
+    def play_on(self) -> int:
+        """The game's decisions, from where it stands, until it ends or a human quits; 0 either way."""
         in_a_row = 0  # out-of-turn actions by bots since the last decision
         seated = [self.bots.get(p) for p in range(self.state.players)]
         while not self.state.is_terminal:

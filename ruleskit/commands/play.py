@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="the game's seed (default: drawn at random, so no player can deal the game again)")
     parser.add_argument("--scenario", metavar="FILE", type=path_text, help="start from a scenario file instead of a new game")
     parser.add_argument("--load", metavar="FILE", type=path_text, help="continue a game saved with 'save FILE'")
-    parser.add_argument("--log", metavar="FILE", type=path_text, help="write the game's JSON Lines log to FILE when it ends or you quit")
+    parser.add_argument("--log", metavar="FILE", type=path_text, help="write the game's JSON Lines log to FILE when it ends or you quit (Ctrl-C too)")
     parser.add_argument("--layout", choices=["auto", "compact", "full"], default="auto",
                         help="compact: a few lines per section (fits 80x24); full: bordered tables; "
                              "auto: compact below 100 columns or 40 lines (default)")

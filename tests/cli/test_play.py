@@ -149,6 +149,25 @@ def test_quit_by_end_of_input_writes_a_log_that_replays(tmp_path: Path, script, 
     assert "unfinished" in capsys.readouterr().out
 
 
+def test_ctrl_c_at_a_prompt_writes_the_log_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C exited with "interrupted" and no log, where `quit` and the end of input write it."""
+    answers = iter(["1"])
+
+    def typed(prompt: str = "") -> str:
+        answer = next(answers, None)
+        if answer is None:
+            raise KeyboardInterrupt
+        return answer
+
+    monkeypatch.setattr("builtins.input", typed)
+    log = tmp_path / "partial.jsonl"
+    assert main(["play", SHOWN, "--seats", "human,random", "--seed", "0", "--log", str(log)]) == 130
+    captured = capsys.readouterr()
+    assert "interrupted" in captured.err and "Log written" in captured.out
+    assert main(["replay", str(log), SHOWN]) == 0
+
+
 @pytest.mark.parametrize("args, message", [
     ([], "name the pack to play"),
     ([SHOWN, "--seats", "human,robot"], "unknown seat 'robot': human, or a bot (random, greedy, mcts"),
