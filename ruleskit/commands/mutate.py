@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..mutation.edits import load_corpus
     from ..mutation.operators import generate
     from ..mutation.scoring import SURVIVED, Outcome, pick, score_mutants
+    from ..outputs import check_output_file
     from ..testing.budget import parse_duration
 
     # Parsed as `test --time` is, so a budget of nothing is refused rather than run as every mutant surviving.
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise PackError(f"--limit must be at least 1, not {args.limit}")
     chosen = pick(mutants, args.limit, args.seed)
+    if args.out is not None:  # before any mutant runs: a bad path failed after the first one's minutes
+        check_output_file(args.out, "--out")
     if args.list:
         for mutant in chosen:
             print(f"{mutant.id} {mutant.where}: {mutant.description}")

@@ -102,6 +102,21 @@ def test_the_checks_listed_count_the_scenario_tests_that_run(tmp_path: Path) -> 
     assert "1 scenario test files" in describe_checks(load(pack))
 
 
+@pytest.mark.parametrize("out", ["missing/outcomes.jsonl", "."])
+def test_the_command_refuses_an_out_file_it_cannot_write_before_any_mutant(
+        out: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing folder or a folder named as --out failed after the first mutant had run its minutes."""
+    import ruleskit.mutation.scoring as scoring
+
+    def no_mutants(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a mutant was tried")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(scoring, "score_mutants", no_mutants)
+    assert main(["mutate", str(BUY), "--limit", "1", "--out", out, "-q"]) == 1
+    assert "--out" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option", ["--time", "--lockstep-time"])
 def test_the_command_refuses_a_budget_of_nothing(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mutate", str(BUY), "--limit", "1", option, "0", "-q"]) == 1
