@@ -87,10 +87,16 @@ class RulesEnv(AECEnv):
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_spaces[agent]
+        return self._observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._action_spaces[agent]
+        return self._action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        """`agent`, one of this game's (a bare KeyError named only the agent)."""
+        if agent not in self.agent_name_mapping:
+            raise KeyError(f"no agent {agent!r} in this game: its agents are {', '.join(self.possible_agents)}")
+        return agent
 
     # ------------------------------------------------------------- the game
 
@@ -159,7 +165,7 @@ class RulesEnv(AECEnv):
         state = self.state_
         if state is None:
             raise RuntimeError("no game: call reset() first")
-        player = self.agent_name_mapping[agent]
+        player = self.agent_name_mapping[self._known(agent)]
         mask = np.zeros(self.index.size, dtype=np.int8)
         deciding = not state.is_terminal and agent == self.agent_selection
         if deciding:

@@ -318,3 +318,14 @@ def test_stepping_once_every_agent_has_left_a_finished_game_is_a_clear_error() -
         with pytest.raises(RuntimeError, match="the game is over"):
             call()
     assert len(env.state_.history) == length  # type: ignore[union-attr]
+
+
+def test_an_agent_not_in_the_game_is_named_with_the_games_agents() -> None:
+    """`observe("player_9")` and `action_space("x")` raised a KeyError naming only the agent asked for."""
+    env = ruleskit.rl.env("connect_four")
+    env.reset(seed=0)
+    for call in (lambda: env.observe("player_9"), lambda: env.action_space("x"),
+                 lambda: env.observation_space("player_2")):
+        with pytest.raises(KeyError, match="its agents are player_0, player_1"):
+            call()
+    assert env.action_space("player_1") is env.action_space("player_1")
