@@ -168,10 +168,8 @@ class PlaySession:
             self.picks_shown.append((len(self.state.history), shown))
         others = [human for human in self.humans if human != player]
         redaction = Redaction(self.state)
-        label = answered(before.prompt, action.label)
-        if others and not secret:
-            # A choice's question and answer are the pack code's text, read whole; an action's label by its values.
-            label = redaction.text(label, *others) if before.prompt else redaction.label(action, *others)
+        label = redaction.decision(action, before.prompt, *others) if others and not secret \
+            else answered(before.prompt, action.label)
         lines = [decision_line(self.display, player, seat, label, secret),
                  *outcome_events(self.display, self.state.history[-1], self.told_to_humans(self.state, redaction)),
                  *self.visible_changes(before),

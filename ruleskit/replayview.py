@@ -112,9 +112,9 @@ class ReplayViewer:
         """Another player's decision as `seat` reads it: without the items it cannot see after it (a card passed
         between two hands it does not hold)."""
         action = next((a for a in previous.legal_actions(entry["player"]) if a.id == entry["action"]), None)
-        if action is None or previous.prompt:  # a choice's question and answer are the pack code's text
+        if action is None:  # not offered as the log has it: its label, read as text
             return redaction.text(answered(previous.prompt, self.labels[self.step]), seat)
-        return redaction.label(action, seat)
+        return redaction.decision(action, previous.prompt, seat)
 
     def viewer(self, state: State) -> int:
         if self.seat is not None:

@@ -17,6 +17,7 @@ from .digits import plain_digits
 from .display import Display
 from .model import edge_key
 from .runtime.engine import Action, action_label
+from .story import answered
 
 if TYPE_CHECKING:
     from .game import Game
@@ -62,6 +63,13 @@ class Redaction:
             named = [str(model.item_data.get(item, {}).get("name", item)) for item in hidden]
             names = self._names[seats] = name_index([*hidden, *named])
         return without_names(text, names)
+
+    def decision(self, action: Action, prompt: str | None, *seats: int) -> str:
+        """A decision taken where `prompt` was asked (None: no choice was open) as every one of `seats` may read
+        it: a choice's answer after its question, both the pack code's text, read whole; an action by `label`."""
+        if prompt:
+            return self.text(answered(prompt, action.label), *seats)
+        return self.label(action, *seats)
 
     def label(self, action: Action, *seats: int) -> str:
         """The label of `action`, taken in this state's game, as every one of `seats` may read it: only the

@@ -30,10 +30,8 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
             texts.append(f"{who}: {told}")
         elif secret_pick:
             texts.append(f"{who} makes a secret choice")
-        elif before.prompt:  # a choice's answer: its prompt and label are the pack code's text
-            texts.append(f"{who}: {redaction.text(told, seat)}")
         else:
-            texts.append(f"{who}: {redaction.label(action, seat)}")
+            texts.append(f"{who}: {redaction.decision(action, before.prompt, seat)}")
     return texts
 
 
