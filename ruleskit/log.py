@@ -22,6 +22,7 @@ from .jsonlocate import json_path_position
 from .limits import MAX_LOG_LINE_BYTES
 from .resources import builtin_packs
 from .runtime.state import State
+from .tomlfile import BYTE_ORDER_MARK
 from .validation import (
     InvalidData,
     check_int,
@@ -43,7 +44,6 @@ def pack_ref(game: Game) -> str:
     return str(root)
 
 
-UTF8_BOM = b"\xef\xbb\xbf"  # a byte-order mark, put before UTF-8 text by some editors and invisible in them
 SCENARIO_NOT_LOGGED = ("a game set up at a scenario's position cannot be written as a log: a log replays from "
                        "the pack's setup, which does not lead to that position; save the game instead")
 
@@ -107,8 +107,6 @@ def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
                 number += 1
                 if len(raw) > MAX_LOG_LINE_BYTES:
                     raise PackError(f"line longer than {MAX_LOG_LINE_BYTES} bytes", file=name, line=number)
-                if number == 1 and raw.startswith(UTF8_BOM):  # as a pack file's (`decode_text`)
-                    raw = raw[len(UTF8_BOM):]
                 if number == 1 and raw[:2] == b"\x1f\x8b":
                     raise PackError("a gzip-compressed file, not a JSON Lines log: decompress it first",
                                     file=name, line=1)
@@ -117,6 +115,8 @@ def iter_log(path: str | Path) -> Iterator[dict[str, Any]]:
                 except UnicodeDecodeError as exc:
                     raise PackError(f"not UTF-8 text: byte {raw[exc.start]:#04x} cannot be decoded "
                                     "(a binary file?)", file=name, line=number, column=exc.start + 1) from None
+                if number == 1 and text.startswith(BYTE_ORDER_MARK):  # as at the start of a pack file (`decode_text`)
+                    text = text[1:]
                 if not text.strip():
                     continue
                 yield parse_log_line(text, name, number)
