@@ -13,6 +13,7 @@ on every node (or be a built-in pack), and ruleskit must be installed there.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -21,12 +22,19 @@ from .game import Game, load
 from .log import pack_ref
 
 _GAMES: dict[str, Game] = {}
+# How long a cluster's address has to answer before it is taken as unreachable. Ray itself retries an address
+# that does not answer for minutes, printing its own warnings, before it gives up.
+CONNECT_TIMEOUT_SECONDS = 5.0
 
 
 def check_address(backend: str, address: str | None) -> None:
-    """An address names a Ray cluster: on another backend it would be ignored and the work done here."""
-    if address is not None and backend != "ray":
+    """Refuse a cluster address before any work: one given without the ray backend (which would ignore it and
+    do the work here), or one that nothing answers at."""
+    if address is None:
+        return
+    if backend != "ray":
         raise PackError(f"the address '{address}' names a Ray cluster: it needs the ray backend (--backend ray)")
+    check_reachable(address)
 
 
 def ray_module(address: str | None = None) -> Any:
@@ -41,6 +49,28 @@ def ray_module(address: str | None = None) -> Any:
         except (ValueError, ConnectionError) as exc:  # an address Ray cannot read or reach: not a traceback
             raise PackError(f"cannot join the Ray cluster at '{address}': {exc}") from None
     return ray
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_SECONDS) -> None:
+    """Refuse a cluster address of the form `host:port` that nothing answers at within `timeout` seconds.
+
+    Other forms (`auto`, `local`, `ray://...`) are left to Ray, which reads or refuses them at once.
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or "://" in address or not port.isdigit():
+        return
+    host = host.strip("[]")  # an IPv6 address is written in brackets before its port
+    if int(port) > 65535:
+        raise PackError(f"cannot join the Ray cluster at '{address}': port {port} is out of range (0-65535)")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise PackError(f"cannot join the Ray cluster at '{address}': no answer from {host} port {port} "
+                        f"within {timeout:g} s") from None
+    except OSError as exc:  # refused, unreachable, no such host
+        raise PackError(f"cannot join the Ray cluster at '{address}': cannot connect to {host} port {port} "
+                        f"({exc.strerror or exc})") from None
 
 
 def _game(ref: str) -> Game:

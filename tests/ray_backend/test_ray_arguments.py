@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 ray = pytest.importorskip("ray")
@@ -34,3 +36,53 @@ def test_what_the_ray_backend_cannot_do_is_refused(option: list[str], capsys: py
     assert main(["test", "connect_four", "--games", "2", "-q", "--backend", "ray", *option]) == 1
     assert "the ray backend plays random games only" in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+def _closed_port() -> int:
+    """A local port nothing listens at: one the system just handed out and took back."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_address_nothing_answers_at_is_refused_before_the_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ray retried such an address for minutes, printing its own warnings, after the scenario tests had run."""
+    port = _closed_port()
+    assert main(["test", "connect_four", "--games", "2", "-q", "--backend", "ray",
+                 "--address", f"127.0.0.1:{port}"]) == 1
+    captured = capsys.readouterr()
+    assert f"cannot join the Ray cluster at '127.0.0.1:{port}': cannot connect to 127.0.0.1 port {port}" \
+        in captured.err
+    assert "scenario" not in captured.out
+    assert not ray.is_initialized()
+
+
+def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "connect_four", "--games", "2", "-q", "--backend", "ray",
+                 "--address", "127.0.0.1:99999"]) == 1
+    assert "port 99999 is out of range (0-65535)" in capsys.readouterr().err
+    assert not ray.is_initialized()
+
+
+def test_an_address_that_does_not_answer_in_time_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host that drops the connection attempt is given up on after the timeout, not Ray's minutes."""
+    from ruleskit import raybackend
+    from ruleskit.errors import PackError
+
+    def silent(address: tuple[str, int], timeout: float) -> socket.socket:
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(raybackend.socket, "create_connection", silent)
+    with pytest.raises(PackError, match=r"no answer from 10\.1\.2\.3 port 6379 within 5 s"):
+        raybackend.check_address("ray", "10.1.2.3:6379")
+
+
+@pytest.mark.parametrize("address", ["auto", "local", "ray://10.1.2.3:10001"])
+def test_addresses_ray_reads_itself_are_not_probed(address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleskit import raybackend
+
+    def probe(address: tuple[str, int], timeout: float) -> socket.socket:
+        raise AssertionError("probed")
+
+    monkeypatch.setattr(raybackend.socket, "create_connection", probe)
+    raybackend.check_address("ray", address)
