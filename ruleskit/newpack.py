@@ -7,6 +7,7 @@ Templates are folders under `templates/` (shipped in the wheel); the token
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from .errors import PackError
@@ -27,8 +28,11 @@ def templates() -> dict[str, Path]:
 
 
 def pack_name_for(folder: Path) -> str:
-    """The pack name a folder gets: its name in lower case, other characters as '-'."""
-    name = re.sub(r"[^a-z0-9_-]+", "-", folder.name.lower()).strip("-")
+    """The pack name a folder gets: its name in lower case, accents taken off its letters, other characters
+    as '-'."""
+    # Decomposed, an accented letter is its plain letter and a combining mark: the mark alone is dropped.
+    plain = "".join(c for c in unicodedata.normalize("NFKD", folder.name) if not unicodedata.combining(c))
+    name = re.sub(r"[^a-z0-9_-]+", "-", plain.lower()).strip("-")
     if not name or not name[0].isalpha():
         name = "pack-" + name if name else "pack"
     return name[:64]

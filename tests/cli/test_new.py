@@ -63,6 +63,10 @@ def test_new_refuses_an_empty_name(capsys: pytest.CaptureFixture[str]) -> None:
 def test_pack_names_from_folder_names() -> None:
     assert pack_name_for(Path("Connect Four!")) == "connect-four"
     assert pack_name_for(Path("4x4")) == "pack-4x4"
+    # Accented letters keep their letter: "Würfelspiel" was "w-rfelspiel", and "ünï" was "n".
+    assert pack_name_for(Path("Würfelspiel")) == "wurfelspiel"
+    assert pack_name_for(Path("ünï")) == "uni"
+    assert pack_name_for(Path("Ｆｕｌｌ")) == "full"  # full-width letters are their plain letters
 
 
 def test_a_scenario_without_flow_keeps_the_secret_picks_open(tmp_path: Path) -> None:
