@@ -23,6 +23,7 @@ from ..game import Game
 from ..jsonlocate import json_path_position
 from ..log import log_lines, pack_ref
 from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, fresh_seed, others_picks_shown, picks_shown, revealed
+from ..runtime.engine import action_label
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
 from ..tableau import Redaction, Tableau
@@ -81,7 +82,6 @@ class WebTable:
         self.bots: dict[int, Bot] = {p: make_bot(name, game, derive_seed(seed, BOT_SEED_SALT, p))
                                      for p, name in enumerate(seats) if name != HUMAN}
         self.undo_stack: list[Snapshot] = []
-        self.secret_picks: dict[int, str] = {}  # each seat's last simultaneous pick, told back to it alone
         # (history length after a decision, the seats whose secret picks it showed), for undo
         self.picks_shown: list[tuple[int, set[int]]] = []
         self.events: list[Event] = []
@@ -147,8 +147,6 @@ class WebTable:
         shown = picks_shown(before, after)
         if shown:
             self.picks_shown.append((len(after.history), shown))
-        if before.pending is None and before.raw["flow"]["simul"] is not None:
-            self.secret_picks[player] = chosen.label
         redaction = Redaction(after)  # each seat's view worked out once for all the texts
         self.add_event("decision", decision_texts(self.tableau, before, after, chosen, redaction), chosen.player)
         for outcome in after.history[-1]["chance"]:
@@ -248,7 +246,7 @@ class WebTable:
                 "prompt": view["pending"]["prompt"] if deciding and "pending" in view else None,
                 "actions": self.grouped(actions),
                 "outOfTurn": self.grouped(anytime),
-                "myPick": self.secret_picks.get(seat) if mine else None,
+                "myPick": pick_label(self.game, mine) if mine else None,
                 "feed": [{"n": e.number, "kind": e.kind, "text": e.texts[seat], "by": e.by} for e in self.events[-FEED_LENGTH:]],
                 "canUndo": self.undo_refusal(seat) is None,
                 "over": state.is_terminal,
@@ -293,6 +291,12 @@ class WebTable:
             except PackError as exc:  # a game set up at a scenario's position: saved, not logged
                 raise Refusal(exc.message) from None
             return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+
+
+def pick_label(game: Game, pick: dict[str, Any]) -> str:
+    """The label of a secret pick kept in the state (`{"action": NAME, "args": {...}}`), as the action's own:
+    read from the state, it is told back after a load as it was when the pick was made."""
+    return action_label(game.model, game.actions[pick["action"]], pick["args"])
 
 
 def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> WebTable:
