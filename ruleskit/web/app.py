@@ -156,7 +156,9 @@ def play_app(lobby: Lobby) -> Starlette:
         try:
             lobby.check_host(request.path_params["token"])
             body = await read_body(request)
-            await run_in_threadpool(lobby.load, body.decode("utf-8", errors="replace"))
+            # The page names the file it read (`?name=`): the feed tells where the game came from.
+            await run_in_threadpool(lobby.load, body.decode("utf-8", errors="replace"),
+                                    request.query_params.get("name"))
             return answer(await run_in_threadpool(lobby.info))
         except Refusal as exc:
             return refused(exc)

@@ -18,6 +18,27 @@ if TYPE_CHECKING:
     from ..runtime.engine import Action
     from ..runtime.state import State
 
+# An event of the feed: its kind, its text (one for every seat, or one per seat) and the player deciding.
+Told = tuple[str, list[str], int | None]
+
+
+def opening_events(tableau: Tableau, state: State, text: str) -> list[Told]:
+    """A game's first events: `text`, then the setup's chance outcomes."""
+    setup = state.history[0]["chance"] if state.history and state.history[0].get("setup") else []
+    return [("start", [text], None), *(("chance", [chance_text(tableau, outcome)], None) for outcome in setup)]
+
+
+def decision_events(tableau: Tableau, before: State, after: State, action: Action) -> list[Told]:
+    """The events of one decision, `action` taken in `before` and leading to `after`, each told to every seat
+    as it may read it: the decision, its chance outcomes, its messages and the game's end."""
+    redaction = Redaction(after)  # each seat's view worked out once for all the texts
+    told: list[Told] = [("decision", decision_texts(tableau, before, after, action, redaction), action.player)]
+    told.extend(("chance", [chance_text(tableau, outcome)], None) for outcome in after.history[-1]["chance"])
+    told.extend(("message", message_texts(after, message, redaction), None) for message in after.messages)
+    if after.is_terminal:
+        told.append(("end", [f"Game over: {after.result['reason'] if after.result else ''}"], None))
+    return told
+
 def decision_texts(tableau: Tableau, before: State, after: State, action: Action, redaction: Redaction) -> list[str]:
     """How the decision `action`, taken in `before` and leading to `after`, is told to each seat (`redaction`
     hides what each cannot see in `after`)."""

@@ -16,7 +16,8 @@ from ..game import Game
 from ..play import HUMAN, MAX_SEED, fresh_seed
 from ..scenarios import load_scenario
 from ..tableau import Tableau
-from .table import Refusal, WebTable, new_token, table_from_save
+from .loaded import file_name, table_from_save
+from .table import Refusal, WebTable, new_token
 
 
 class Lobby:
@@ -82,8 +83,9 @@ class Lobby:
         self.next_seed = None
         return table
 
-    def load(self, text: str) -> WebTable:
-        self.table = table_from_save(self.game, text, self.tableau)
+    def load(self, text: str, name: str | None = None) -> WebTable:
+        """The saved game `text` replaces the current one; `name` is its file's name, if known, for the feed."""
+        self.table = table_from_save(self.game, text, self.tableau, file_name(name))
         self.players, self.seats = self.table.state.players, list(self.table.seats)
         return self.table
 

@@ -17,18 +17,16 @@ from typing import Any
 
 import attrs
 
-from ..bots import BOTS, Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
-from ..errors import IllegalAction, PackError, RulesError
+from ..bots import Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
+from ..errors import IllegalAction, PackError
 from ..game import Game
-from ..jsonlocate import json_path_position
 from ..log import log_lines, pack_ref
-from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, fresh_seed, others_picks_shown, picks_shown, revealed
+from ..play import BOT_SEED_SALT, HUMAN, PICKS_SHOWN, others_picks_shown, picks_shown, revealed
 from ..runtime.engine import action_label
 from ..runtime.state import State
 from ..saves import SAVE_FORMAT
-from ..tableau import Redaction, Tableau
-from ..validation import InvalidData
-from .events import chance_text, decision_texts, message_texts
+from ..tableau import Tableau
+from .events import Told, decision_events, opening_events
 
 FEED_LENGTH = 80  # events sent with each payload
 
@@ -68,7 +66,8 @@ class WebTable:
     """One game for a fixed set of seats (humans and bots)."""
 
     def __init__(self, game: Game, state: State, seats: list[str], seed: int = 0,
-                 tableau: Tableau | None = None) -> None:
+                 tableau: Tableau | None = None, story: list[Told] | None = None) -> None:
+        """`story` is the feed so far of a game continued (a loaded save); without it the game is new."""
         if len(seats) != state.players:
             raise PackError(f"{len(seats)} seats for a game of {state.players} players")
         check_seat_names(seats, HUMAN)
@@ -87,10 +86,15 @@ class WebTable:
         self.events: list[Event] = []
         self.version = 0
         self.lock = threading.RLock()
-        self.add_event("start", [f"New game of {self.tableau.hints.title or game.name} for {state.players} players"])
-        for outcome in state.history[0]["chance"] if state.history and state.history[0].get("setup") else []:
-            self.add_event("chance", [chance_text(self.tableau, outcome)])
+        if story is None:
+            story = opening_events(self.tableau, state, f"New game of {self.title} for {state.players} players")
+        for kind, texts, by in story:
+            self.add_event(kind, texts, by)
         self.advance()
+
+    @property
+    def title(self) -> str:
+        return self.tableau.hints.title or self.game.name
 
     # ------------------------------------------------------------- seats
 
@@ -147,14 +151,8 @@ class WebTable:
         shown = picks_shown(before, after)
         if shown:
             self.picks_shown.append((len(after.history), shown))
-        redaction = Redaction(after)  # each seat's view worked out once for all the texts
-        self.add_event("decision", decision_texts(self.tableau, before, after, chosen, redaction), chosen.player)
-        for outcome in after.history[-1]["chance"]:
-            self.add_event("chance", [chance_text(self.tableau, outcome)])
-        for message in after.messages:
-            self.add_event("message", message_texts(after, message, redaction))
-        if after.is_terminal:
-            self.add_event("end", [f"Game over: {after.result['reason'] if after.result else ''}"])
+        for kind, texts, by in decision_events(self.tableau, before, after, chosen):
+            self.add_event(kind, texts, by)
 
     @staticmethod
     def actions_of(state: State, seat: int) -> list[Any]:
@@ -297,43 +295,3 @@ def pick_label(game: Game, pick: dict[str, Any]) -> str:
     """The label of a secret pick kept in the state (`{"action": NAME, "args": {...}}`), as the action's own:
     read from the state, it is told back after a load as it was when the pick was made."""
     return action_label(game.model, game.actions[pick["action"]], pick["args"])
-
-
-def table_from_save(game: Game, text: str, tableau: Tableau | None = None) -> WebTable:
-    """A table continuing a game saved by `save_text` or by `ruleskit play`."""
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Refusal(f"the saved game is not JSON: {exc.msg} (line {exc.lineno})") from None
-    except (RecursionError, ValueError):
-        raise Refusal("the saved game is not usable JSON (nested too deeply, or a number too long)") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("seats"), list):
-        raise Refusal("not a saved ruleskit game")
-    seats = data["seats"]
-    # Only a human or a built-in bot by its plain name, as `ruleskit play --load` takes them: a seat naming a
-    # module would import it and call what it names, and an option could set a bot searching without end.
-    unknown = [s for s in seats if not isinstance(s, str) or (s != HUMAN and s not in BOTS)]
-    if unknown:
-        raise Refusal(f"unknown seat {unknown[0]!r} in the saved game: human, or a bot ({', '.join(BOTS)})")
-    saved = data.get("state")
-    if not isinstance(saved, dict):
-        raise Refusal("the saved game holds no state")
-    try:
-        state = State.from_json(game, saved)
-        # Bots seeded afresh, as `play --load` seeds them: from a fixed seed their moves after a load would repeat
-        # and could be foreseen.
-        table = WebTable(game, state, seats, seed=fresh_seed(), tableau=tableau)
-        for seat in range(state.players):  # draw every seat's screen once: a damaged state fails here
-            table.payload(seat)
-            state.legal_actions(seat)
-        return table
-    except InvalidData as exc:  # its path starts at the state: told from the file's top, with its line
-        path = "$.state" + exc.path.removeprefix("$")
-        where = json_path_position(text, path)
-        at = f" (line {where[0]}, column {where[1]})" if where is not None else ""
-        raise Refusal(f"cannot load this saved game: {path}{at}: {exc.detail}") from None
-    except RulesError as exc:
-        raise Refusal(f"cannot load this saved game: {exc.message}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        # A save edited by hand can be valid JSON and still not be a game.
-        raise Refusal("cannot load this saved game: its state is damaged") from None

@@ -144,7 +144,7 @@ def test_save_then_load_continues_the_same_game(served: Any, tmp_path: Path) -> 
 
 def test_a_loaded_save_seeds_its_bots_afresh() -> None:
     # From a fixed seed, the bots' moves after every load of one save would repeat and could be foreseen.
-    from ruleskit.web.table import table_from_save
+    from ruleskit.web.loaded import table_from_save
 
     game = ruleskit.load("tests/packs/card_duel")
     first = table_from_save(game, WebTable(game, game.new_game(players=2, seed=4), ["human", "random"], seed=4)
@@ -389,7 +389,7 @@ def test_a_lone_surrogate_in_an_answer_is_written_as_its_json_escape() -> None:
 
 def test_a_refused_save_is_told_with_the_line_of_its_bad_value() -> None:
     """The browser's load named `$.data.pv[1].out`, with no line: `play --load` names `$.state...` and the line."""
-    from ruleskit.web.table import table_from_save
+    from ruleskit.web.loaded import table_from_save
 
     game = ruleskit.load("envoys")
     saved = game.new_game(players=2, seed=4).to_json()

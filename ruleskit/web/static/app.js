@@ -395,7 +395,7 @@ async function loadSave(event) {
   const file = event.target.files[0];
   if (!file) return;
   try {
-    await api(`/api/host/${page.token}/load`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+    await api(`/api/host/${page.token}/load?name=${encodeURIComponent(file.name)}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
     page.atScreen = null;
     page.payload = null;
     notice(`Loaded ${file.name}.`, "info");
