@@ -34,9 +34,20 @@ from .log import pack_ref, write_log
 from .resources import builtin_packs
 from .runtime.engine import Action
 from .runtime.state import State
+from .runtime.visibility import NO_VIEWER, roll_visibility
 from .safetext import plain, shell_word
 from .saves import SAVE_FORMAT
-from .story import answered, changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .story import (
+    SeatLine,
+    answered,
+    changes,
+    decision_line,
+    flow_events,
+    flow_mark,
+    outcome_events,
+    read_by,
+    seat_lines,
+)
 from .tableau import Redaction, known_items, secret_items
 
 HUMAN = "human"
@@ -98,8 +109,8 @@ class PlaySession:
         self.layout = layout
         # (history length after a decision, the seats whose secret picks it showed), for undo
         self.picks_shown: list[tuple[int, set[int]]] = []
-        self.story: list[Text] = []  # what happened since a human last saw the table
-        self.told: list[Text] = []  # everything told in this session, for `log`
+        self.story: list[Text | SeatLine] = []  # what happened since a human last saw the table
+        self.told: list[Text | SeatLine] = []  # everything told in this session, for `log`
 
     @property
     def compact(self) -> bool:
@@ -116,7 +127,7 @@ class PlaySession:
     def run(self) -> int:
         """Play until the game ends or a human quits; 0 either way."""
         if len(self.state.history) == 1 and self.state.history[0].get("setup"):
-            setup = events(self.display, self.state.history[0], None, self.state, self.told_to_humans(self.state))
+            setup = [*self.outcome_lines(self.state), *flow_events(self.display, None, self.state)]
             if self.humans:
                 self.story.extend(setup)
             else:
@@ -171,7 +182,7 @@ class PlaySession:
         label = redaction.decision(action, before.prompt, *others) if others and not secret \
             else answered(before.prompt, action.label)
         lines = [decision_line(self.display, player, seat, label, secret),
-                 *outcome_events(self.display, self.state.history[-1], self.told_to_humans(self.state, redaction)),
+                 *self.outcome_lines(self.state, redaction),
                  *self.visible_changes(before),
                  *flow_events(self.display, flow_mark(before), self.state)]
         self.told.extend(lines)
@@ -180,6 +191,18 @@ class PlaySession:
         else:
             for line in lines:
                 self.console.print(line)
+
+    def outcome_lines(self, state: State, redaction: Redaction | None = None) -> list[Text | SeatLine]:
+        """The chance outcomes and messages of `state`'s last entry as told at this table: a secret die's roll is
+        told with its value to the human who rolled it alone (a `SeatLine`, read by whoever is at the screen
+        when it is shown); everything else alike to every human."""
+        entry = state.history[-1]
+        told = self.told_to_humans(state, redaction)
+        model = self.game.model
+        if not self.humans or all(roll_visibility(model, o) == "all" for o in entry.get("chance", [])):
+            return list(outcome_events(self.display, entry, told))
+        return seat_lines({seat: outcome_events(self.display, entry, told, seat) for seat in self.humans},
+                          outcome_events(self.display, entry, told, NO_VIEWER))
 
     def told_to_humans(self, state: State, redaction: Redaction | None = None) -> Callable[[str], str] | None:
         """How the pack's messages and chance outcomes about `state` are told at this table: without the items
@@ -198,13 +221,14 @@ class PlaySession:
             common = seen if common is None else [line for line in common if line.plain in {s.plain for s in seen}]
         return common or []
 
-    def tell_story(self) -> None:
+    def tell_story(self, reader: int) -> None:
+        """What happened since a human last saw the table, as `reader`, at the screen, is told it."""
         lines, self.story = self.story, []
         if self.compact and len(lines) > STORY_LINES:
             self.console.print(plain(f"  … {len(lines) - STORY_LINES} earlier lines", style="dim"))
             lines = lines[-STORY_LINES:]
         for line in lines:
-            self.console.print(line)
+            self.console.print(read_by(line, reader))
 
     def human_turn(self, player: int) -> bool:
         """Ask `player` until they decide; False if they quit."""
@@ -228,7 +252,7 @@ class PlaySession:
                 self.show(player)
             elif command == "log":
                 for told in self.told or [Text("Nothing has happened yet.")]:
-                    self.console.print(told)
+                    self.console.print(read_by(told, player))
             elif command == "undo":
                 if self.undo(player):
                     return True
@@ -307,7 +331,7 @@ class PlaySession:
 
     def show(self, player: int) -> None:
         self.console.print(self.render(player))
-        self.tell_story()
+        self.tell_story(player)
         if self.state.prompt:
             self.console.print(plain(self.state.prompt, style="bold"))
         entries = [plain(f"{number:>2}. {action.label}")
@@ -399,7 +423,7 @@ class PlaySession:
     def finished(self) -> None:
         viewer = self.at_screen if self.at_screen is not None else 0
         self.console.print(self.render(viewer))
-        self.tell_story()
+        self.tell_story(viewer)
         self.console.print(self.display.result(self.state))
         self.write_log()
 

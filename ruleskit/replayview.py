@@ -5,8 +5,9 @@ header, keeping the state after every decision, so any step can be shown at
 once. Each step shows the decision, its consequences (chance, messages, turn
 and phase changes) and the table as one seat saw it. With a seat chosen
 (`seat N`), the decisions and messages are told as that seat was told them:
-another player's secret pick as a secret choice, and the items the seat cannot
-see replaced by "(hidden)".
+another player's secret pick as a secret choice, another player's roll of a
+secret die without its value, and the items the seat cannot see replaced by
+"(hidden)".
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class ReplayViewer:
         told = (lambda text: redaction.text(text, viewer)) if redaction is not None else None
         if self.step == 0:
             self.console.print(plain("Setup", style="bold"))
-            lines = events(self.display, entry, None, state, told)
+            lines = events(self.display, entry, None, state, told, self.seat)
         else:
             previous = self.states[self.step - 1]
             player = entry["player"]
@@ -99,7 +100,7 @@ class ReplayViewer:
                 secret = previous.pending is None and previous.raw["flow"]["simul"] is not None
                 label = self.label_told(previous, entry, redaction, viewer)
             self.console.print(decision_line(self.display, player, "", label, secret))
-            lines = [*outcome_events(self.display, entry, told),
+            lines = [*outcome_events(self.display, entry, told, self.seat),
                      *changes(self.display, previous.view(viewer), state.view(viewer)),
                      *flow_events(self.display, flow_mark(previous), state)]
         for line in lines:

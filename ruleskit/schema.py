@@ -105,6 +105,8 @@ class BoardDef:
 @attrs.define
 class DieDef:
     faces: list[int]
+    # Who is told a roll's value: every seat, the player who rolled it (`me` where it is rolled), or no seat.
+    visible: Literal["all", "owner", "none"] = "all"
     source: Source | None = None
 
 

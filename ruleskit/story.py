@@ -3,7 +3,8 @@
 Built from the state's public record: each `state.history` entry holds the
 decision, its chance outcomes and its messages; the flow before and after
 tells turn, round and phase changes. Outcomes that could reveal hidden
-information (a shuffle's order, a random card) are told without their value.
+information (a shuffle's order, a random card) are told without their value,
+and a secret die's roll without its value to all but the seat that may see it.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
 from rich.text import Text
 
+from .runtime.visibility import roll_seen, roll_visibility, roller
 from .safetext import clean
 
 if TYPE_CHECKING:
@@ -28,12 +31,17 @@ def flow_mark(state: State) -> dict[str, Any]:
     return {key: flow.get(key) for key in FLOW_KEYS}
 
 
-def chance_event(display: Display, outcome: dict[str, Any], told: Callable[[str], str] | None = None) -> str:
+def chance_event(display: Display, outcome: dict[str, Any], told: Callable[[str], str] | None = None,
+                 seat: int | None = None) -> str:
     """A chance outcome as told; `told` gives a text as the readers may read it (a random pick they cannot
-    see, a space kept in a hidden var, is told without its value)."""
+    see, a space kept in a hidden var, is told without its value), and `seat` is the reader a secret die's
+    roll is told to (None: a reader who sees everything)."""
     if "roll" in outcome:
         scripted = " (scripted)" if outcome.get("scripted") else ""
-        return f"rolls {clean(outcome['roll'])}: {clean(outcome['value'])}{scripted}"
+        rolled = f"rolls {clean(outcome['roll'])}: {clean(outcome['value'])}{scripted}"
+        if roll_visibility(display.model, outcome) == "all":
+            return rolled
+        return f"{rolled} (secret)" if roll_seen(display.model, outcome, seat) else f"rolls {clean(outcome['roll'])}"
     if "random" in outcome:
         picked = outcome["random"]
         board = display.model.board
@@ -52,17 +60,24 @@ def chance_event(display: Display, outcome: dict[str, Any], told: Callable[[str]
 
 
 def events(display: Display, entry: dict[str, Any], before: dict[str, Any] | None, after: State,
-           told: Callable[[str], str] | None = None) -> list[Text]:
+           told: Callable[[str], str] | None = None, seat: int | None = None) -> list[Text]:
     """The lines telling one history entry's consequences (not the decision itself)."""
-    return outcome_events(display, entry, told) + flow_events(display, before, after)
+    return outcome_events(display, entry, told, seat) + flow_events(display, before, after)
 
 
-def outcome_events(display: Display, entry: dict[str, Any], told: Callable[[str], str] | None = None) -> list[Text]:
+def outcome_events(display: Display, entry: dict[str, Any], told: Callable[[str], str] | None = None,
+                   seat: int | None = None) -> list[Text]:
     """Chance outcomes and messages of one history entry; `told` gives each text as the readers may read it
-    (`tableau.Redaction`: the items they cannot see replaced), None for a reader who sees everything."""
-    who = display.player_name(int(entry["player"])) + " " if isinstance(entry.get("player"), int) else ""
-    lines = [Text(f"  ⚄ {who}{chance_event(display, outcome, told)}", style="cyan")
-             for outcome in entry.get("chance", [])]
+    (`tableau.Redaction`: the items they cannot see replaced), None for a reader who sees everything; `seat`
+    is the reader told a secret die's roll (None: a reader who sees everything)."""
+    player = entry.get("player")
+    lines = []
+    for outcome in entry.get("chance", []):
+        # A secret die's roll is told as its roller's, who may not be the one who decided (a hook's roll).
+        rolled_by = roller(outcome) if roll_visibility(display.model, outcome) != "all" else None
+        by = rolled_by if rolled_by is not None else player
+        who = display.player_name(by) + " " if isinstance(by, int) else ""
+        lines.append(Text(f"  ⚄ {who}{chance_event(display, outcome, told, seat)}", style="cyan"))
     for message in entry.get("messages", []):
         if told is not None:
             message = told(str(message))
@@ -71,6 +86,32 @@ def outcome_events(display: Display, entry: dict[str, Any], told: Callable[[str]
         shown = display.item(message) if message in display.model.item_data else clean(message)
         lines.append(Text("  · " + shown, style=style))
     return lines
+
+
+@attrs.frozen
+class SeatLine:
+    """A line each reader at a shared screen reads differently (a secret die's roll, its value told to its
+    roller alone): `texts[seat]` for each seat told it, `others` for any other reader."""
+
+    texts: dict[int, Text]
+    others: Text
+
+
+def seat_lines(per_seat: dict[int, list[Text]], others: list[Text]) -> list[Text | SeatLine]:
+    """The lines of one event told to each seat, and to any other reader (one list each, line for line), as
+    one list: a line every seat reads alike as it is, any other as a `SeatLine`."""
+    merged: list[Text | SeatLine] = []
+    for other, *texts in zip(others, *per_seat.values(), strict=True):
+        if all(text.plain == other.plain for text in texts):
+            merged.append(other)
+        else:
+            merged.append(SeatLine(dict(zip(per_seat, texts, strict=True)), other))
+    return merged
+
+
+def read_by(line: Text | SeatLine, seat: int) -> Text:
+    """A line as `seat` reads it."""
+    return line.texts.get(seat, line.others) if isinstance(line, SeatLine) else line
 
 
 def flow_events(display: Display, before: dict[str, Any] | None, after: State) -> list[Text]:

@@ -43,15 +43,21 @@ class DecisionCompiler(StatementCompiler):
         if die not in self.model.dice:
             raise self.error(node, f"unknown die '{die}'", did_you_mean(die, self.model.dice))
         faces = list(self.model.dice[die].faces)
+        # A die not seen by all records who rolled it, which decides who is told its value; the outcomes
+        # of public dice stay as logs have always held them.
+        secret = self.model.dice[die].visible != "all"
 
         def run(ctx: Ctx) -> int:
             if ctx.data.get("script", {}).get(die):
                 # Scenarios may fix the next results of a die; the stream is left untouched.
                 value = ctx.own("script", die).pop(0)
-                ctx.chance.append({"roll": die, "value": value, "scripted": True})
-                return value
-            value = faces[rng.below(ctx.data, len(faces))]
-            ctx.chance.append({"roll": die, "value": value})
+                outcome: dict[str, Any] = {"roll": die, "value": value, "scripted": True}
+            else:
+                value = faces[rng.below(ctx.data, len(faces))]
+                outcome = {"roll": die, "value": value}
+            if secret:
+                outcome["player"] = ctx.me
+            ctx.chance.append(outcome)
             return value
 
         return run, "int"

@@ -1,7 +1,8 @@
-"""Who may see what: the one place that reads the `visible` settings of vars and zones.
+"""Who may see what: the one place that reads the `visible` settings of vars, zones and dice.
 
 `all` is seen by everyone, `owner` by the owning player only, `none` by no one,
-and `top` (stacks only) shows the first item and how many lie under it.
+and `top` (stacks only) shows the first item and how many lie under it. The
+owner of a die's roll is the player who rolled it, recorded in the outcome.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..model import Model
+
+# A viewer who is no player: told only what every player sees.
+NO_VIEWER = -1
 
 
 def sees(visibility: str, owner: int | None, viewer: int) -> bool:
@@ -35,3 +39,23 @@ def hidden_summary(visibility: str, content: Any) -> dict[str, Any]:
 def hidden_from_index(visibility: str) -> int:
     """The first position of a hidden zone's content that the viewer cannot see."""
     return 1 if visibility == "top" else 0
+
+
+def roller(outcome: dict[str, Any]) -> int | None:
+    """The player recorded as rolling a die in a chance outcome (a die not seen by all), or None."""
+    player = outcome.get("player")
+    return player if type(player) is int else None
+
+
+def roll_visibility(model: Model, outcome: dict[str, Any]) -> str:
+    """The `visible` setting of the die a chance outcome rolled; `all` for any other outcome, and for a die the
+    pack does not have (a save edited by hand)."""
+    name = outcome.get("roll")
+    die = model.dice.get(name) if isinstance(name, str) else None
+    return die.visible if die is not None else "all"
+
+
+def roll_seen(model: Model, outcome: dict[str, Any], viewer: int | None) -> bool:
+    """Whether `viewer` (None: a reader who sees everything) is told the value of a chance outcome: always,
+    but for the roll of a die the viewer may not see."""
+    return viewer is None or sees(roll_visibility(model, outcome), roller(outcome), viewer)

@@ -3,7 +3,9 @@
 A player's own decisions are told in full. Another player's decision is told
 by its label, with every item the seat cannot see now replaced by "(hidden)";
 a simultaneous pick is told only as a secret choice until its effects show.
-Dice rolls are public; a shuffle or a random draw is told without its result.
+Dice rolls are public, but a secret die's (`visible = "owner"` or `"none"`),
+whose value only the seat that may see it is told; a shuffle or a random draw
+is told without its result.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..digits import plain_digits
+from ..runtime.visibility import roll_seen, roll_visibility, roller
 from ..story import answered
 from ..tableau import Redaction, Tableau
 
@@ -25,7 +28,8 @@ Told = tuple[str, list[str], int | None]
 def opening_events(tableau: Tableau, state: State, text: str) -> list[Told]:
     """A game's first events: `text`, then the setup's chance outcomes."""
     setup = state.history[0]["chance"] if state.history and state.history[0].get("setup") else []
-    return [("start", [text], None), *(("chance", [chance_text(tableau, outcome)], None) for outcome in setup)]
+    return [("start", [text], None), *(("chance", chance_texts(tableau, outcome, state.players), None)
+                                      for outcome in setup)]
 
 
 def decision_events(tableau: Tableau, before: State, after: State, action: Action) -> list[Told]:
@@ -33,11 +37,13 @@ def decision_events(tableau: Tableau, before: State, after: State, action: Actio
     as it may read it: the decision, its chance outcomes, its messages and the game's end."""
     redaction = Redaction(after)  # each seat's view worked out once for all the texts
     told: list[Told] = [("decision", decision_texts(tableau, before, after, action, redaction), action.player)]
-    told.extend(("chance", [chance_text(tableau, outcome)], None) for outcome in after.history[-1]["chance"])
+    told.extend(("chance", chance_texts(tableau, outcome, after.players), None)
+                for outcome in after.history[-1]["chance"])
     told.extend(("message", message_texts(after, message, redaction), None) for message in after.messages)
     if after.is_terminal:
         told.append(("end", [f"Game over: {after.result['reason'] if after.result else ''}"], None))
     return told
+
 
 def decision_texts(tableau: Tableau, before: State, after: State, action: Action, redaction: Redaction) -> list[str]:
     """How the decision `action`, taken in `before` and leading to `after`, is told to each seat (`redaction`
@@ -61,11 +67,25 @@ def message_texts(state: State, message: str, redaction: Redaction) -> list[str]
     return [redaction.text(message, seat) for seat in range(state.players)]
 
 
-def chance_text(tableau: Tableau, outcome: dict[str, Any], full: bool = False) -> str:
-    """A chance outcome as told to everyone: the roll of a die, or only that something was drawn."""
+def chance_texts(tableau: Tableau, outcome: dict[str, Any], players: int) -> list[str]:
+    """A chance outcome as told to each seat."""
+    return [chance_text(tableau, outcome, seat) for seat in range(players)]
+
+
+def chance_text(tableau: Tableau, outcome: dict[str, Any], seat: int | None) -> str:
+    """A chance outcome as told to `seat`: the roll of a die (a secret die's without its value, but to its
+    roller), or only that something was drawn; to a reader who sees everything (`seat` None), in full."""
     label = tableau.display.label
     if "roll" in outcome:
-        return f"{label(str(outcome['roll']))} rolled {outcome['value']}"
+        model = tableau.model
+        if roll_visibility(model, outcome) == "all":
+            return f"{label(str(outcome['roll']))} rolled {outcome['value']}"
+        rolled_by = roller(outcome)
+        who = f"{tableau.display.player_name(rolled_by)} rolled" if rolled_by is not None else "Rolled"
+        if roll_seen(model, outcome, seat):
+            return f"{who} {label(str(outcome['roll']))}: {outcome['value']} (secret)"
+        return f"{who} {label(str(outcome['roll']))}"
+    full = seat is None
     if "shuffle" in outcome:
         name = str(outcome["shuffle"])
         zone, _, owner = name.partition("@")

@@ -17,7 +17,7 @@ from ..runtime.state import State
 from ..story import answered
 from ..tableau import Redaction, Tableau, full_view
 from ..timeline import Timeline
-from .events import chance_text, decision_texts, message_texts
+from .events import chance_text, chance_texts, decision_texts, message_texts
 
 MAX_STEPS = 100_000
 
@@ -56,8 +56,8 @@ class LogReplay:
         return len(self.states) - 1
 
     def _setup_lines(self, state: State) -> list[dict[str, Any]]:
-        return [{"kind": "chance", "all": chance_text(self.tableau, o, full=True),
-                 "seats": [chance_text(self.tableau, o)] * state.players} for o in state.history[0]["chance"]]
+        return [{"kind": "chance", "all": chance_text(self.tableau, o, None),
+                 "seats": chance_texts(self.tableau, o, state.players)} for o in state.history[0]["chance"]]
 
     def _step_lines(self, before: State, after: State, action: Any) -> list[dict[str, Any]]:
         who = self.tableau.display.player_name(action.player)
@@ -65,8 +65,8 @@ class LogReplay:
         lines = [{"kind": "decision", "all": f"{who}: {answered(before.prompt, action.label)}",
                   "seats": decision_texts(self.tableau, before, after, action, redaction)}]
         for outcome in after.history[-1]["chance"]:
-            lines.append({"kind": "chance", "all": chance_text(self.tableau, outcome, full=True),
-                          "seats": [chance_text(self.tableau, outcome)] * after.players})
+            lines.append({"kind": "chance", "all": chance_text(self.tableau, outcome, None),
+                          "seats": chance_texts(self.tableau, outcome, after.players)})
         for message in after.messages:
             lines.append({"kind": "message", "all": message, "seats": message_texts(after, message, redaction)})
         return lines
