@@ -37,7 +37,7 @@ def test_a_secret_roll_records_its_roller_and_an_ordinary_one_is_recorded_as_bef
     state = played(["throw", "hide"])
     setup, throw, hide = state.history
     [cup] = setup["chance"]
-    assert cup == {"roll": "cup", "value": cup["value"], "player": 0}  # `me` is player 1 in `flow.setup`
+    assert cup == {"roll": "cup", "value": cup["value"], "player": 0}  # the first stage's `on_enter`, Player 1's turn
     d6, cup = throw["chance"]
     assert d6 == {"roll": "d6", "value": state.raw["pv"][0]["thrown"]}  # no roller: logs of public dice unchanged
     assert cup["roll"] == "cup" and cup["player"] == 1  # rolled as Player 2's turn started, in Player 1's decision
@@ -138,3 +138,21 @@ def test_replay_show_tells_a_seat_only_its_own_cup(tmp_path: Path, monkeypatch, 
     assert "⚄ Player 2 rolls cup\n" in as_first and "Player 2 rolls cup:" not in as_first
     for told in (in_full, as_second, in_full_again):
         assert f"⚄ Player 2 rolls cup: {cup} (secret)" in told
+
+
+def test_a_secret_roll_in_the_setup_is_told_to_no_seat(tmp_path: Path) -> None:
+    """`me` is the first seat in `flow.setup`: a setup rolling the cup for every player told the first player
+    every value."""
+    pack = tmp_path / "cup"
+    shutil.copytree(CUP, pack)
+    game_file = pack / "game.toml"
+    game_file.write_text(game_file.read_text().replace(
+        '[flow]\n', '[flow]\nsetup = "for p in players { let r = roll cup\\n set p.under_cup = r }"\n'))
+    state = ruleskit.load(str(pack)).new_game(players=2, seed=3)
+    setup = state.history[0]["chance"]
+    assert [(c["roll"], c["player"]) for c in setup] == [("cup", None), ("cup", None), ("cup", 0)]
+    display = Display(state.game)
+    for seat in (0, 1):
+        told = [line.plain.strip() for line in outcome_events(display, state.history[0], None, seat)]
+        assert told[:2] == ["⚄ rolls cup", "⚄ rolls cup"]  # no roller, no value
+        assert told[2].startswith("⚄ Player 1 rolls cup") and told[2].endswith("(secret)") == (seat == 0)

@@ -56,7 +56,9 @@ class DecisionCompiler(StatementCompiler):
                 value = faces[rng.below(ctx.data, len(faces))]
                 outcome = {"roll": die, "value": value}
             if secret:
-                outcome["player"] = ctx.me
+                # Before the first stage is entered (the setup and `game_start`) no player is rolling: `me`
+                # is only the first seat there, and a setup rolling for every player would tell it them all.
+                outcome["player"] = ctx.me if ctx.data["flow"]["stage"] else None
             ctx.chance.append(outcome)
             return value
 
