@@ -41,6 +41,7 @@ from ..runtime.context import Ctx
 from ..runtime.state import State
 from ..scenarios import build_scenario, read_decision
 from ..tomlfile import TomlDoc, read_toml
+from .action_ids import id_mistake
 
 TESTS_FOLDER = "tests"
 # Keys of an expectation, in [expect] and in each [[step]].
@@ -510,16 +511,16 @@ class _FileRun:
             raise _Failed()
 
     def _check_action_name(self, action_id: str, line: int | None, state: State) -> None:
-        """A refused action must be one the pack has: a misspelt name would be refused and pass unseen.
+        """A refused action must be one some position could offer: a misspelt id would be refused and pass unseen.
 
         While a question is pending the ids are its options, which only the game knows.
         """
         if state.pending is not None or state.is_terminal:
             return
-        name = action_id.rstrip("*").partition(":")[0]
-        if name not in self.game.actions:
-            raise PackError(f"the pack has no action '{name}'", file=self.doc.path, line=line,
-                            hint=did_you_mean(name, self.game.actions))
+        mistake = id_mistake(self.game, action_id, state.players)
+        if mistake is not None:
+            message, hint = mistake
+            raise PackError(message, file=self.doc.path, line=line, hint=hint)
 
     def _refusal(self, entry: Any, line: int | None) -> tuple[str, str | None]:
         if isinstance(entry, str) and entry:

@@ -273,6 +273,19 @@ def test_a_failed_step_stops_its_line_but_not_a_branch(pack: Path) -> None:
     # A misspelt refused action would be refused anyway: it is an error, not a pass.
     (('refused = ["roll"]', 'refused = ["rolll"]'), "rolll", "the pack has no action 'rolll' (did you mean 'roll'?)"),
     (('refused = ["roll"]', 'refused = ["wal:*"]'), "wal:*", "the pack has no action 'wal'"),
+    (('refused = ["roll"]', 'refused = ["stpe:goal"]'), "stpe:goal",
+     "the pack has no action 'stpe' (did you mean 'step'?)"),
+    # A name the pack has, with a value its parameter can never take, or the wrong number of values.
+    (('refused = ["roll"]', 'refused = ["step:goall"]'), "step:goall",
+     "'goall' is never a value of action 'step' parameter 'to' (a space: start, a, b, c, d, goal) "
+     "(did you mean 'goal'?)"),
+    (('refused = ["roll"]', 'refused = [{ action = "step:gaol", message = "x" }]'), "step:gaol",
+     "'gaol' is never a value of action 'step' parameter 'to'"),
+    (('refused = ["roll"]', 'refused = ["step:a,b"]'), "step:a,b",
+     "'step:a,b' gives 2 values, but action 'step' takes 1: 'step:TO'"),
+    (('refused = ["roll"]', 'refused = ["step"]'), '"step"', "'step' gives no values, but action 'step' takes 1"),
+    (('refused = ["roll"]', 'refused = ["wall:a"]'), "wall:a", "'wall:a' gives 1 value, but action 'wall' takes 2"),
+    (('refused = ["roll"]', 'refused = ["roll:3"]'), "roll:3", "action 'roll' takes no values, so its id is 'roll'"),
 ])
 def test_mistakes_in_a_test_file_are_located(pack: Path, change: tuple[str, str], needle: str, message: str) -> None:
     text = LUCKY.replace(*change)
@@ -280,6 +293,38 @@ def test_mistakes_in_a_test_file_are_located(pack: Path, change: tuple[str, str]
     problems = run_one(pack, "lucky.toml", text)
     assert len(problems) == 1 and f"lucky.toml:{line_of(text, needle)}: " in problems[0], problems
     assert message in problems[0], problems
+
+
+@pytest.mark.parametrize("refused", ["step:goal", "step:start", "step:none", "wall:a,zz", "step:g*", "wall:q*"])
+def test_a_refused_id_legal_in_another_position_is_accepted(pack: Path, refused: str) -> None:
+    """Only ids no position could offer are mistakes: the goal two steps away, a value of a parameter whose
+    values only a position tells (`wall`'s), a pattern."""
+    text = LUCKY.replace('refused = ["roll"]', f'refused = ["{refused}"]')
+    assert run_one(pack, "lucky.toml", text) == []
+
+
+SEATS = {"pack.toml": 'name = "seats"\nversion = "1.0"\nplayers = { min = 2, max = 3 }\nfiles = ["game.toml"]\n',
+         "game.toml": '[stages.go]\n\n[phases.main]\nstage = "go"\n\n[flow]\nstart = "main"\n\n'
+                      '[actions.poke]\nstage = "go"\nparams = { p = "[p for p in players if p != me]" }\n'
+                      'effect = "end turn"\n\n[scoring]\nscore = "0"\n'}
+
+
+@pytest.mark.parametrize("players, refused, problem", [
+    (2, "poke:0", None),  # poking oneself: refused now, offered to the next player
+    (2, "poke:2", "'2' is never a value of action 'poke' parameter 'p' (a player: 0, 1)"),
+    (3, "poke:2", "'poke:2' should be refused, but poke:2 is offered"),
+    (2, "poke:-1", "'-1' is never a value of action 'poke' parameter 'p'"),
+])
+def test_a_seat_past_the_players_is_a_mistake(tmp_path: Path, players: int, refused: str, problem: str | None) -> None:
+    pack = tmp_path / "seats"
+    (pack / "tests").mkdir(parents=True)
+    for name, text in SEATS.items():
+        (pack / name).write_text(text, encoding="utf-8")
+    problems = run_one(pack, "poke.toml", f'players = {players}\n\n[expect]\nrefused = ["{refused}"]\n')
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problems[0].startswith(f"{pack / 'tests' / 'poke.toml'}:4: failed: {problem}")
 
 
 def test_a_test_without_expectations_is_refused(pack: Path) -> None:
@@ -439,7 +484,7 @@ def test_refusals_are_checked_once_each_and_at_most_a_thousand_a_file(pack: Path
     head = LUCKY.partition("[expect]")[0]
     repeated = ",\n".join(['"roll"'] * 6000)
     assert run_one(pack, "lucky.toml", head + f"[expect]\nrefused = [\n{repeated}\n]\n") == []
-    many = ",\n".join(f'"step:z{i}"' for i in range(1001))
+    many = ",\n".join(f'"wall:z{i},a"' for i in range(1001))  # values only a position tells
     problems = run_one(pack, "lucky.toml", head + f"[expect]\nrefused = [\n{many}\n]\n")
     assert len(problems) == 1 and "checks at most 1000 refusals" in problems[0]
     assert "lucky.toml:" in problems[0]
