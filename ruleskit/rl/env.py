@@ -35,10 +35,12 @@ from ..errors import PackError
 from ..game import Game, load
 from ..mcts import rewards
 from ..runtime.state import State
+from ..safetext import clean
 from .actions import ActionIndex
 from .layout import ObservationLayout
 
 MAX_DECISIONS = 20_000
+RENDER_MODES = ("human", "ansi")
 
 
 _INDEXES: dict[tuple[str, int], ActionIndex] = {}
@@ -55,7 +57,9 @@ def action_index(game: Game, players: int) -> ActionIndex:
 class RulesEnv(AECEnv):
     """Any ruleskit pack as a PettingZoo AEC environment (see the module notes)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "ruleskit_v0", "is_parallelizable": False}
+    # "human" prints what "ansi" returns: a position is text, and PettingZoo's render test makes every
+    # environment with render_mode="human" before it reads these modes.
+    metadata = {"render_modes": list(RENDER_MODES), "name": "ruleskit_v0", "is_parallelizable": False}
 
     def __init__(self, game: Game, players: int, render_mode: str | None = None,
                  max_decisions: int = MAX_DECISIONS) -> None:
@@ -67,6 +71,10 @@ class RulesEnv(AECEnv):
         # At least one decision: with none, reset chose no agent and truncated nothing, so nothing could step.
         if not _whole(max_decisions) or max_decisions < 1:
             raise ValueError(f"max_decisions must be a whole number of at least 1, not {max_decisions!r}")
+        # Refused here, as PettingZoo's own environments do: any other mode rendered nothing, silently.
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r} is not supported: the supported ones are "
+                             f"{', '.join(repr(m) for m in RENDER_MODES)} and None")
         if not game.min_players <= players <= game.max_players:
             raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
         self.game = game
@@ -210,10 +218,15 @@ class RulesEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state_ is None:
+        """The position and its legal actions as text: returned in "ansi" mode, printed in "human" mode."""
+        if self.render_mode is None or self.state_ is None:
             return None
         state = self.state_
-        return f"{state!r}\n" + "\n".join(f"{a.id}: {a.label}" for a in state.legal_actions())
+        text = f"{state!r}\n" + "\n".join(f"{a.id}: {a.label}" for a in state.legal_actions())
+        if self.render_mode == "human":
+            print(clean(text, newlines=True))  # pack text is never a terminal's escape sequences
+            return None
+        return text
 
     def close(self) -> None:
         self.state_ = None

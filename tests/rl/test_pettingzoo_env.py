@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import ruleskit  # noqa: E402
 import ruleskit.rl  # noqa: E402
@@ -329,3 +329,39 @@ def test_an_agent_not_in_the_game_is_named_with_the_games_agents() -> None:
         with pytest.raises(KeyError, match="its agents are player_0, player_1"):
             call()
     assert env.action_space("player_1") is env.action_space("player_1")
+
+
+@pytest.mark.parametrize("mode", ["rgb_array", "Human", "ANSI", "", 3])
+def test_a_render_mode_it_cannot_render_is_refused(mode: object) -> None:
+    """Any text was taken, and rendered nothing: `render()` gave None as if all were well."""
+    with pytest.raises(ValueError, match=f"render_mode {mode!r} is not supported: the supported ones are "
+                                         "'human', 'ansi' and None"):
+        ruleskit.rl.env("connect_four", render_mode=mode)  # type: ignore[arg-type]
+
+
+def test_human_mode_prints_what_ansi_mode_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    shown = ruleskit.rl.env("connect_four", render_mode="ansi")
+    shown.reset(seed=3)
+    text = shown.render()
+    assert isinstance(text, str) and "drop:col1" in text
+    printed = ruleskit.rl.env("connect_four", render_mode="human")
+    printed.reset(seed=3)
+    assert printed.render() is None
+    assert capsys.readouterr().out == text + "\n"
+    assert ruleskit.rl.env("connect_four").render() is None  # no mode: nothing shown
+
+
+def test_human_mode_prints_no_escape_sequences_of_the_pack(capsys: pytest.CaptureFixture[str]) -> None:
+    raw = ruleskit.rl.env(str(PACKS / "hostile_text"), render_mode="ansi")
+    raw.reset(seed=1)
+    assert "\x1b" in str(raw.render())  # the labels' own escapes, returned as they are
+    env = ruleskit.rl.env(str(PACKS / "hostile_text"), render_mode="human")
+    env.reset(seed=1)
+    env.render()
+    out = capsys.readouterr().out
+    assert "Roll" in out and "\x1b" not in out and "\u202e" not in out
+
+
+def test_pettingzoo_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render test makes the environment with render_mode="human" before reading its modes."""
+    render_test(lambda render_mode=None: ruleskit.rl.env("connect_four", render_mode=render_mode))
