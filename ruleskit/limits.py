@@ -51,3 +51,9 @@ MAX_SEARCH_STEPS = 100_000_000
 """The most steps of pack code (`State.work`) a bot runs for one decision, or the RL environment's sample games run
 in all: each decision has a step budget of its own, and a search of thousands of them on a pack whose every decision
 takes nearly its budget would run for hours. A search stops there and goes by what it has found so far."""
+
+MAX_GAMES = 1_000_000
+"""The most games one run plays (`--games` of simulate, compare, tournament and test; a tournament's pairings in
+all): simulate, compare and tournament keep a record of each game (about 1 KB) until the summary, so ten million
+games would run out of memory hours into the run. A million take about a quarter of an hour at a thousand games
+a second, and give win rates within 0.1%."""

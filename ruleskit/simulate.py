@@ -23,6 +23,7 @@ from .bots import derive_seed, make_bot, out_of_turn_choice, seat_bots
 from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
+from .limits import MAX_GAMES
 from .log import pack_ref, write_log
 from .raybackend import check_address
 from .stats import mean, rate_entry
@@ -229,8 +230,8 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
               progress: Callable[[int], None] | None = None, backend: str = "local",
               address: str | None = None) -> list[GameRecord]:
     """Play `games` games, in `workers` local processes or on Ray; records come back in game order."""
-    if games < 1:
-        raise PackError("the number of games must be at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise PackError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
     if workers < 1:
         raise PackError("the number of workers must be at least 1")
     check_address(backend, address)

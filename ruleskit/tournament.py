@@ -24,6 +24,7 @@ from typing import Any
 from .bots import derive_seed, seat_bots
 from .errors import PackError
 from .game import Game
+from .limits import MAX_GAMES
 from .simulate import GameRecord, run_games
 from .stats import rate_entry
 
@@ -78,6 +79,9 @@ def tournament(game: Game, bots: list[str], games: int, players: int, seed: int 
                         f"not {players} (ruleskit simulate gives one bot's win rate)")
     seat_bots(bots, len(bots))  # every spec names a bot
     groups = pairings(bots, players)
+    if games * len(groups) > MAX_GAMES:  # every game's record is kept for the ratings
+        raise PackError(f"{games:,} games for each of {len(groups):,} pairings are {games * len(groups):,} games, more "
+                        f"than a tournament plays ({MAX_GAMES:,}): ask for fewer games or name fewer bots")
     started = time.perf_counter()
     records: list[GameRecord] = []
     matches = []

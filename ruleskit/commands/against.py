@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..errors import PackError
+from ..limits import MAX_GAMES
 from .options import name_text, path_text
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
@@ -59,9 +60,7 @@ def run(args: argparse.Namespace) -> int:
         seconds = parse_duration(budget) if budget is not None else None
     except argparse.ArgumentTypeError as exc:
         raise PackError(f"--time: {exc}") from None
-    games = args.games if args.games is not None else (1_000_000 if seconds is not None else 100)
-    if games < 1:
-        raise PackError(f"--games must be at least 1, not {games}")
+    games = args.games if args.games is not None else (MAX_GAMES if seconds is not None else 100)
     if args.against and args.against_backend:
         raise PackError("give --against OTHER or --against-backend, not both")
     if args.against_backend:

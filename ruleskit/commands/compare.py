@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .options import list_text, path_text
+from .options import GAMES_RANGE, games_count, list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "compare"
@@ -28,7 +28,8 @@ def _alpha(text: str) -> float:
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("base", metavar="BASE", help="the base pack (folder or built-in name)")
     parser.add_argument("variant", metavar="VARIANT", help="the variant pack (folder or built-in name)")
-    parser.add_argument("--games", "-n", type=positive_int, default=200, help="games per pack (default 200)")
+    parser.add_argument("--games", "-n", type=games_count, default=200,
+                        help=f"games per pack, {GAMES_RANGE} (default 200)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the nearest count both packs allow)")
     parser.add_argument("--bots", type=list_text, default="random",

@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Callable
 
-from .options import list_text, name_text, path_text
+from .options import GAMES_RANGE, games_count, list_text, name_text, path_text
 
 NAME = "simulate"
 HELP = "Play many bot games and report win rates (with 95% intervals), game lengths, end reasons and speed."
@@ -49,7 +49,8 @@ def local_workers(asked: int | None, games: int) -> int:
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
-    parser.add_argument("--games", "-n", type=positive_int, default=200, help="number of games (default 200)")
+    parser.add_argument("--games", "-n", type=games_count, default=200,
+                        help=f"number of games, {GAMES_RANGE} (default 200)")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default: one per bot when --bots names several, else 4 "
                              "or the pack's nearest player count)")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..testing.defaults import DEFAULT_GAMES, DEFAULT_THOROUGH_EVERY
-from .options import name_text, path_value
+from .options import GAMES_RANGE, games_count, name_text, path_value
 from .simulate import positive_int
 
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ HELP = ("Test a pack: run its scenario tests (PACK/tests), then play random lega
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", nargs="?", type=name_text, help="pack folder, or a built-in pack name")
-    parser.add_argument("--games", type=int, default=None,
-                        help=f"games to play in all, the player counts taking turns (default {DEFAULT_GAMES}; "
-                             "with --time and no --games: as many as the time allows)")
+    parser.add_argument("--games", type=games_count, default=None,
+                        help=f"games to play in all, {GAMES_RANGE}, the player counts taking turns (default "
+                             f"{DEFAULT_GAMES}; with --time and no --games: as many as the time allows)")
     parser.add_argument("--time", dest="time_budget", metavar="DURATION", default=None,
                         help="stop after this long (90s, 3m, 2m30s, 1h), shrinking included, "
                              "with the shortest failing game found so far")
@@ -105,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return against.run(args)
     if args.pack is None:
         raise PackError("name a pack to test (or give --log LOG)")
-    if args.games is not None and args.games < 1:
-        raise PackError(f"--games must be at least 1, not {args.games}")
     from ..raybackend import check_address
 
     check_address(args.backend, args.address)  # before the scenario tests

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .options import list_text, path_text
+from .options import GAMES_RANGE, games_count, list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "tournament"
@@ -17,8 +17,9 @@ HELP = "Play every pairing of bots with rotating seats and rate them (openskill:
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
     parser.add_argument("--bots", type=list_text, required=True, help="comma-separated bots, e.g. random,greedy,mcts:500")
-    parser.add_argument("--games", "-n", type=positive_int, default=20,
-                        help="games per pairing, seats rotating one place per game (default 20)")
+    parser.add_argument("--games", "-n", type=games_count, default=20,
+                        help=f"games per pairing, seats rotating one place per game (default 20): {GAMES_RANGE}, "
+                             "and at most that many in all the pairings")
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default: the pack's fewest)")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0)")

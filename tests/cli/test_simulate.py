@@ -64,7 +64,7 @@ def test_cli_json_and_logs_that_replay(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--games", "0"], "at least 1"),
+    (["--games", "0"], "from 1 to 1,000,000, not 0"),
     (["--games", "many"], "whole number"),
     (["--seed", "x"], "seed must be an integer"),
 ])
