@@ -468,7 +468,7 @@ class _FileRun:
         checked: set[tuple[str, str | None]] = set()  # an entry written twice is checked once
         for entry, line in zip(value, lines, strict=True):
             action_id, message = self._refusal(entry, line)
-            self._check_action_name(action_id, line, state)
+            self._check_refusable(action_id, line, state)
             self._count()
             if (action_id, message) in checked:
                 continue
@@ -510,7 +510,7 @@ class _FileRun:
         if failed:
             raise _Failed()
 
-    def _check_action_name(self, action_id: str, line: int | None, state: State) -> None:
+    def _check_refusable(self, action_id: str, line: int | None, state: State) -> None:
         """A refused action must be one some position could offer: a misspelt id would be refused and pass unseen.
 
         While a question is pending the ids are its options, which only the game knows.
