@@ -34,12 +34,14 @@ from .game import Game, load
 from .limits import MAX_INT_DIGITS
 from .model import Model
 from .resources import builtin_packs
+from .runtime.data import copy_data
 from .runtime.state import State
+from .scenariozones import balance_zones
 from .tomlfile import TomlDoc, read_toml
-from .validation import InvalidData, check_data, check_deciders_can_act, check_options
+from .validation import InvalidData, check_data, check_deciders_can_act, check_invariants_hold, check_options
 
 TOP_KEYS = {"pack", "players", "seed", "options", "setup", "then", "vars", "players_vars", "items", "zones",
-            "blocked", "flow", "rolls", "description",
+            "blocked", "flow", "rolls", "description", "invariants",
             "expect", "step"}  # a scenario test's expectations (ruleskit/testing/scenario_tests.py); not read here
 FLOW_KEYS = {"active", "stage", "turn", "round", "phase"}
 
@@ -87,7 +89,7 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
     _set_vars(doc, state, model)
     _set_player_vars(doc, state, model)
     _set_items(doc, state, model)
-    _set_zones(doc, state, model)
+    unbalanced = _set_zones(doc, state, model)
     _set_blocked(doc, state, model)
     _set_flow(doc, state, game)
     _set_rolls(doc, state, model)
@@ -95,7 +97,6 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
     state._legal = None
     state.mark_from_scenario()  # its log could not replay: a log starts from the pack's setup
     try:
-        # A scenario may set one zone and leave its items where setup put them too (not checked: see check_data).
         check_data(game, state.data, "$")
     except InvalidData as exc:
         keys = _json_keys(exc.path)
@@ -108,8 +109,34 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
         except InvalidData as exc:
             where = next((key for key in ("flow", "zones", "vars", "players_vars", "items") if key in doc.data), "")
             raise doc.error((where,) if where else (), f"the scenario's state cannot go on: {exc.message}") from None
+    _check_invariants(doc, game, state, unbalanced)
     _play(doc, state, "then", only_pending=False)
     return state
+
+
+def _check_invariants(doc: TomlDoc, game: Game, state: State, unbalanced: list[str]) -> None:
+    """The position set by hand holds the pack's invariants, as a save must: a test of a rule in a position no
+    game reaches tests nothing. The decisions of `then` and of a test's steps start from it, so they need no
+    check of their own. `invariants = false` opts out, for a position that is partial on purpose."""
+    wanted = doc.data.get("invariants", True)
+    if not isinstance(wanted, bool):
+        raise doc.error(("invariants",), "'invariants' is true or false (false: the position need not hold the "
+                        "pack's invariants)")
+    if not wanted:
+        return
+    try:
+        check_invariants_hold(game, state.data, None, "$")
+    except InvalidData as exc:
+        if unbalanced:
+            zone = unbalanced[0].split("'")[1]
+            keypath: tuple[str, ...] = ("zones", zone)
+            hint = "; ".join(unbalanced[:5]) + (f"; and {len(unbalanced) - 5} more" if len(unbalanced) > 5 else "")
+            hint = f"the scenario moved pieces it did not balance: {hint}. Write the zones they come from or go to"
+        else:
+            keypath = next(((key,) for key in ("zones", "items", "players_vars", "vars", "flow") if key in doc.data), ())
+            hint = None
+        raise doc.error(keypath, f"the scenario's position {exc.detail}", hint or "if the position is partial on "
+                        "purpose, write invariants = false at the top of the file") from None
 
 
 def _json_keys(path: str) -> tuple[str, ...]:
@@ -248,7 +275,11 @@ def _set_items(doc: TomlDoc, state: State, model: Model) -> None:
                                                         f"'{item}.{name}'")
 
 
-def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
+def _set_zones(doc: TomlDoc, state: State, model: Model) -> list[str]:
+    """Write the scenario's zones, taking their pieces from where setup put them (see scenariozones); returns
+    what could not be balanced so."""
+    before = copy_data(state.data["z"])
+    written: dict[str, set[str] | None] = {}
     for key, content in _table(doc, ("zones",)).items():
         keypath = ("zones", key)
         if key not in state.data["z"]:
@@ -264,6 +295,7 @@ def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
                 if not isinstance(count, int) or count < 0:
                     raise doc.error(keypath, f"count of '{item}' in '{key}' must be a number >= 0")
                 current[item] = count
+            written[key] = set(content)  # a pool's other counts are setup's
             continue
         if not isinstance(content, list):
             raise doc.error(keypath, f"zone '{key}' is a {zone.type}: give a list of item ids")
@@ -278,6 +310,8 @@ def _set_zones(doc: TomlDoc, state: State, model: Model) -> None:
                 raise doc.error(keypath, f"row '{key}' has {zone.slots} slots, not {len(items)}")
             items += [None] * (zone.slots - len(items))
         state.data["z"][key] = items
+        written[key] = None
+    return balance_zones(model, before, state.data["z"], written)
 
 
 def _check_item(doc: TomlDoc, keypath: tuple[str, ...], model: Model, kind: str, item: Any) -> None:

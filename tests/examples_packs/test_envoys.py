@@ -28,6 +28,7 @@ def position(folder: Path, hands: dict[int, list[str]], *, players: int | None =
     draw pile in the order of CARDS; with `deck`, the pile is exactly that (other cards are left
     out of the scenario)."""
     players = players or len(hands)
+    given_deck = deck is not None
     played = played or {}
     placed = [c for cards in [*hands.values(), *played.values()] for c in cards]
     if aside is None:
@@ -39,8 +40,10 @@ def position(folder: Path, hands: dict[int, list[str]], *, players: int | None =
         zones[f"hand@{p}"] = hands.get(p, [])
         zones[f"played@{p}"] = played.get(p, [])
     player_vars = {str(p): {"out": p in out, "protected": p in protected} for p in range(players)}
+    # A deck given leaves the other cards out: a partial position on purpose, not held to the invariants.
+    partial = {"invariants": False} if given_deck else {}
     return scenario(folder, "position", pack="envoys", players=players, seed=1, zones=zones,
-                    players_vars=player_vars, flow={"active": active})
+                    players_vars=player_vars, flow={"active": active}, **partial)
 
 
 def hand(state: ruleskit.State, player: int) -> list[str]:
