@@ -44,6 +44,7 @@ from .story import (
     decision_line,
     flow_events,
     flow_mark,
+    is_secret_pick,
     outcome_events,
     read_by,
     seat_lines,
@@ -165,7 +166,7 @@ class PlaySession:
 
     def bot_turn(self, player: int) -> None:
         action = self.bots[player].choose(self.state, player)
-        secret = self.state.raw["flow"]["simul"] is not None
+        secret = is_secret_pick(self.state, action.id)
         before = self.state.clone()
         self.state.apply(action)
         self.tell(player, self.seats[player], action, secret, before)
@@ -358,7 +359,7 @@ class PlaySession:
 
     def take(self, action: Action, player: int) -> None:
         before = self.state.clone()
-        secret = self.state.raw["flow"]["simul"] is not None
+        secret = is_secret_pick(self.state, action.id)
         try:
             self.state.apply(action)
         except IllegalAction as exc:

@@ -24,7 +24,16 @@ from .log import read_header, replay
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
-from .story import answered, changes, decision_line, events, flow_events, flow_mark, outcome_events
+from .story import (
+    answered,
+    changes,
+    decision_line,
+    events,
+    flow_events,
+    flow_mark,
+    is_secret_pick,
+    outcome_events,
+)
 from .tableau import Redaction
 from .timeline import Timeline
 
@@ -97,7 +106,7 @@ class ReplayViewer:
             label = answered(previous.prompt, self.labels[self.step])
             secret = False
             if redaction is not None and player != viewer:
-                secret = previous.pending is None and previous.raw["flow"]["simul"] is not None
+                secret = is_secret_pick(previous, str(entry["action"]))
                 label = self.label_told(previous, entry, redaction, viewer)
             self.console.print(decision_line(self.display, player, "", label, secret))
             lines = [*outcome_events(self.display, entry, told, self.seat),

@@ -140,6 +140,16 @@ def answered(prompt: str | None, label: str) -> str:
     return f"{prompt} {label}" if prompt.endswith(("?", ":")) else f"{prompt}: {label}"
 
 
+def is_secret_pick(before: State, action_id: str) -> bool:
+    """Whether the decision `action_id` taken in `before` is a secret pick of a simultaneous stage, told to the
+    other seats only as a secret choice: not an answer to a question, nor an `anytime` action, which runs at
+    once and shows in its effects."""
+    if before.pending is not None or before.raw["flow"]["simul"] is None:
+        return False
+    action = before.game.actions.get(action_id.partition(":")[0])
+    return action is None or not action.anytime
+
+
 def decision_line(display: Display, player: int, seat: str, label: str, secret: bool) -> Text:
     line = Text(display.player_name(player), style="bold")
     if seat:

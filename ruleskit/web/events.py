@@ -2,7 +2,8 @@
 
 A player's own decisions are told in full. Another player's decision is told
 by its label, with every item the seat cannot see now replaced by "(hidden)";
-a simultaneous pick is told only as a secret choice until its effects show.
+a simultaneous pick is told only as a secret choice until its effects show (an
+`anytime` action at that stage is no pick: it is told as any decision).
 Dice rolls are public, but a secret die's (`visible = "owner"` or `"none"`),
 whose value only the seat that may see it is told; a shuffle or a random draw
 is told without its result.
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..digits import plain_digits
 from ..runtime.visibility import roll_seen, roll_visibility, roller
-from ..story import answered
+from ..story import answered, is_secret_pick
 from ..tableau import Redaction, Tableau
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def decision_texts(tableau: Tableau, before: State, after: State, action: Action
     hides what each cannot see in `after`)."""
     who = tableau.display.player_name(action.player)
     told = answered(before.prompt, action.label)
-    secret_pick = before.pending is None and before.raw["flow"]["simul"] is not None
+    secret_pick = is_secret_pick(before, action.id)
     texts = []
     for seat in range(after.players):
         if seat == action.player:
