@@ -422,11 +422,20 @@ class PlaySession:
             self.console.print(plain(f"Log written to {self.log_path}"))
 
     def finished(self) -> None:
-        viewer = self.at_screen if self.at_screen is not None else 0
+        viewer = self.at_screen if self.at_screen is not None else self.first_viewer()
         self.console.print(self.render(viewer))
         self.tell_story(viewer)
         self.console.print(self.display.result(self.state))
         self.write_log()
+
+
+    def first_viewer(self) -> int:
+        """Whose view the table is drawn from when no human has had the screen yet (the game ended first): the
+        only human's; what every player sees, when several humans share the screen; the first seat's, among
+        bots alone (it was the first seat's always, a bot's hidden hand shown to the human beside it)."""
+        if len(self.humans) == 1:
+            return self.humans[0]
+        return NO_VIEWER if self.humans else 0
 
 
 def fresh_seed() -> int:

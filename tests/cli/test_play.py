@@ -401,3 +401,56 @@ def test_a_long_line_typed_is_not_repeated_whole(tmp_path: Path, script, capsys)
                          [pasted, f"save {tmp_path}/{pasted}", "quit"], script, capsys)
     assert code == 0 and len(out) < 10_000
     assert f"Unknown command '{'x' * 60}…'" in out and "Cannot save to" in out
+
+
+QUICK_END = """
+[kinds.card]
+items = { zebra = {}, yak = {}, gnu = {} }
+
+[zones.hand]
+owner = "player"
+type = "stack"
+of = "card"
+visible = "owner"
+
+[zones.deck]
+type = "stack"
+of = "card"
+start = ["zebra", "yak", "gnu"]
+
+[stages.main]
+label = "Play"
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+setup = "for p in players { draw 1 from deck to p.hand }"
+
+[actions.concede]
+stage = "main"
+label = "Concede"
+effect = "finish \\"conceded\\""
+
+[scoring]
+score = "count(p.hand)"
+"""
+
+
+@pytest.mark.parametrize(("seats", "shown", "hidden"), [
+    ("random,human", ["yak"], ["zebra"]),                 # the human's own card, not the bot's
+    ("random,human,human", [], ["zebra", "yak", "gnu"]),  # two humans at one screen: what every player sees
+])
+def test_a_game_over_before_any_human_had_the_screen_is_drawn_for_the_humans(
+        seats: str, shown: list[str], hidden: list[str], tmp_path: Path, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The final table was drawn from the first seat's view, a bot's hidden card shown to the human."""
+    (tmp_path / "pack.toml").write_text('name = "quick-end"\nversion = "1"\nplayers = { min = 2, max = 3 }\n'
+                                        'files = ["game.toml"]\n')
+    (tmp_path / "game.toml").write_text(QUICK_END)
+    code, out, prompts = _play([str(tmp_path), "--seats", seats, "--seed", "0"], [], script, capsys)
+    assert code == 0 and prompts == []  # the bot conceded at once
+    for card in shown:
+        assert card in out.lower()
+    for card in hidden:
+        assert card not in out.lower()
