@@ -275,7 +275,8 @@ class Model:
         known = self._items_cache.get((kind, players))
         if known is None:
             known = [i for i, k in self.item_kind.items() if k == kind]
-            if players is not None:
+            # Only a per-player kind's items belong to seats: another kind may have a field named `owner`.
+            if players is not None and kind in self.kinds and self.kinds[kind].per_player:
                 known = [i for i in known
                          if self.item_data[i]["owner"] is None or self.item_data[i]["owner"] < players]
             self._items_cache[(kind, players)] = known

@@ -58,7 +58,7 @@ from .ranges import (
     union,
     within,
 )
-from .scope import ANY, Fn, Scope, element_type, type_of
+from .scope import ANY, Fn, Scope, element_type, joined_type, type_of
 from .statements import bounds_of
 from .values import MAX_INT
 
@@ -1920,7 +1920,7 @@ class GeneratingCompiler(Compiler):
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.constant(self.model, "model")
             as_lists = [_call("as_list", model, _name(DATA), side, where) for side in (left, right)]
-            return _call("joined", _name(CTX), *as_lists, where), left_type
+            return _call("joined", _name(CTX), *as_lists, where), joined_type(left_type, right_type)
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":

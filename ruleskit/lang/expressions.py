@@ -20,7 +20,7 @@ from ..runtime.context import Ctx
 from . import builtins
 from .definitions import Definition
 from .parser import Origin, position
-from .scope import ANY, Fn, Program, Scope, element_type, type_of
+from .scope import ANY, Fn, Program, Scope, element_type, joined_type, type_of
 from .values import as_list, checked_int, label_of
 
 if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
@@ -450,7 +450,7 @@ class ExpressionCompiler:
         if op == "+" and (left_type.startswith("list") or right_type.startswith("list")):
             model = self.model
             return (lambda ctx: joined(ctx, as_list(model, ctx.data, left(ctx), where),
-                                        as_list(model, ctx.data, right(ctx), where), where)), left_type
+                                        as_list(model, ctx.data, right(ctx), where), where)), joined_type(left_type, right_type)
         self._expect_int(left_type, node.children[0], op)
         self._expect_int(right_type, node.children[2], op)
         if op == "+":

@@ -54,6 +54,16 @@ def element_type(type_name: str) -> str:
     return ANY
 
 
+def joined_type(left: str, right: str) -> str:
+    """The type of two lists joined (`a + b`): a list of the one type both sides' elements have (a side of nones
+    takes the other's), else a list of any. The left side's type alone was wrong for `players + [c1]`, whose
+    options an action's parameter then took for players only."""
+    elements = {element_type(side) for side in (left, right)}
+    if len(elements) > 1:
+        elements.discard("none")
+    return f"list:{elements.pop()}" if len(elements) == 1 else f"list:{ANY}"
+
+
 def types_agree(declared: str, given: str) -> bool:
     """Whether a value of type `given` may stand where `declared` is expected ("any" agrees with all)."""
     if declared == ANY or given == ANY or declared == given:

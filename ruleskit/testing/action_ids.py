@@ -66,6 +66,8 @@ def _may_take(game: Game, param: Param, value: str, players: int) -> bool:
     if param.type in model.kinds:
         if model.item_kind.get(value) != param.type:
             return False
+        if not model.kinds[param.type].per_player:
+            return True  # its `owner` is a field of the pack's, if any: the item is in every game
         owner = model.item_data[value]["owner"]
         return owner is None or owner < players
     if param.type == "player":
