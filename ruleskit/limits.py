@@ -52,6 +52,11 @@ MAX_SEARCH_STEPS = 100_000_000
 in all: each decision has a step budget of its own, and a search of thousands of them on a pack whose every decision
 takes nearly its budget would run for hours. A search stops there and goes by what it has found so far."""
 
+MAX_RETOLD_STEPS = 10_000_000
+"""The most steps of pack code (`State.work`) `serve` runs to replay a loaded save's history and tell its story
+again: a save of a hundred thousand decisions that each take nearly their budget replayed for hours. Ten times what
+the longest built-in game takes; a longer history is loaded without its story."""
+
 MAX_GAMES = 1_000_000
 """The most games one run plays (`--games` of simulate, compare, tournament and test; a tournament's pairings in
 all): simulate, compare and tournament keep a record of each game (about 1 KB) until the summary, so ten million

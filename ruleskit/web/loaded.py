@@ -7,7 +7,9 @@ game's seed, and each is told to each seat as the live table told it
 its own decisions in full, others' as it may see them, others' secret picks
 as secret choices. A game set up at a scenario's position, or one whose
 history does not lead to its state (a save edited by hand, a game begun with
-options), is continued without its story; the feed says why.
+options), or one whose history is too long to replay (`MAX_STEPS` decisions,
+`limits.MAX_RETOLD_STEPS` steps), is continued without its story; the feed
+says why.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..bots import BOTS
 from ..errors import RulesError
 from ..game import Game
 from ..jsonlocate import json_path_position
+from ..limits import MAX_RETOLD_STEPS
 from ..play import HUMAN, fresh_seed
 from ..runtime.state import State
 from ..safetext import clean
@@ -27,10 +30,12 @@ from ..saves import SAVE_FORMAT
 from ..tableau import Tableau
 from ..validation import InvalidData
 from .events import Told, decision_events, opening_events
+from .replay import MAX_STEPS
 from .table import FEED_LENGTH, Refusal, WebTable
 
 MAX_NAME = 120  # characters of an uploaded file's name told in the feed
 NOT_REPLAYED = "its saved decisions do not lead to its position from the pack's setup"
+TOO_LONG = "its history is too long to replay"
 
 
 def table_from_save(game: Game, text: str, tableau: Tableau | None = None, name: str | None = None) -> WebTable:
@@ -84,7 +89,10 @@ def retold(tableau: Tableau, state: State, limit: int) -> tuple[list[Told], str 
     if state.from_scenario:
         return [], "it was set up at a scenario's position"
     decisions = state.history[1:]
+    if len(decisions) > MAX_STEPS:  # as many as a log's replay steps through
+        return [], f"{TOO_LONG} (more than {MAX_STEPS:,} decisions)"
     skipped = max(0, len(decisions) - limit)
+    spent = 0  # the steps of the states replayed and let go
     title = tableau.hints.title or state.game.name
     try:
         replayed = state.game.new_game(players=state.players, seed=state.raw["seed"])
@@ -95,14 +103,17 @@ def retold(tableau: Tableau, state: State, limit: int) -> tuple[list[Told], str 
             player = entry["player"]
             if index < skipped:  # beyond the feed's length: replayed, not told
                 replayed.apply(entry["action"], player=player)
-                continue
-            chosen = next((a for a in WebTable.actions_of(replayed, player) if a.id == entry["action"]), None)
-            if chosen is None:
-                return [], NOT_REPLAYED
-            after = replayed.clone()
-            after.apply(chosen)
-            told.extend(decision_events(tableau, replayed, after, chosen))
-            replayed = after
+            else:
+                chosen = next((a for a in WebTable.actions_of(replayed, player) if a.id == entry["action"]), None)
+                if chosen is None:
+                    return [], NOT_REPLAYED
+                after = replayed.clone()
+                after.apply(chosen)
+                told.extend(decision_events(tableau, replayed, after, chosen))
+                spent += replayed.work
+                replayed = after
+            if spent + replayed.work > MAX_RETOLD_STEPS:
+                return [], f"{TOO_LONG} (more than {MAX_RETOLD_STEPS:,} steps of the pack's code)"
     except (RulesError, RecursionError, KeyError, IndexError, TypeError, ValueError):
         return [], NOT_REPLAYED
     if replayed != state:

@@ -202,3 +202,62 @@ def test_an_uploaded_files_name_is_told_as_plain_text() -> None:
     assert file_name("../../duel\x1b[31m.json") == "duel.json"
     assert file_name("x" * 500) == "x" * 119 + "…"
     assert file_name("") is None and file_name(None) is None
+
+
+LONG_GAME = """\
+[counters.n]
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 1000000
+
+[actions.pass]
+stage = "main"
+label = "Pass"
+effect = "EFFECT"
+
+[scoring]
+score = "0"
+"""
+
+
+def long_save(folder: Path, effect: str, decisions: int) -> tuple[ruleskit.Game, str]:
+    """A pack whose every decision runs `effect`, and a save of `decisions` of them."""
+    from ruleskit.log import pack_ref
+    from ruleskit.saves import SAVE_FORMAT
+
+    folder.mkdir()
+    (folder / "pack.toml").write_text('name = "long"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                      'files = ["game.toml"]\n')
+    (folder / "game.toml").write_text(LONG_GAME.replace("EFFECT", effect))
+    game = ruleskit.load(folder)
+    state = game.new_game(players=2, seed=1)
+    for _ in range(decisions):
+        state.apply("pass")
+    return game, json.dumps({"format": SAVE_FORMAT, "ref": pack_ref(game), "seats": ["human", "human"],
+                             "state": state.to_json()})
+
+
+@pytest.mark.parametrize("effect, decisions, why", [
+    # Each decision near its step budget (180,000 steps): 70 of them run 12.6 million, a save of 100,000 of them
+    # replayed for about 40 minutes.
+    ("for i in range(10000) {\\n for j in range(5) {\\n  set n = j\\n }\\n}\\nend turn", 70,
+     "more than 10,000,000 steps of the pack's code"),
+    # Each decision one step: a history longer than a log's replay steps through.
+    ("end turn", 100_001, "more than 100,000 decisions"),
+])
+def test_a_history_too_long_to_replay_is_loaded_without_its_story(tmp_path: Path, effect: str, decisions: int,
+                                                                    why: str) -> None:
+    from ruleskit.web.loaded import table_from_save
+
+    game, saved = long_save(tmp_path / "long", effect, decisions)
+    table = table_from_save(game, saved)
+    assert [event.texts[0] for event in table.events] == [
+        f"Loaded a saved game: long for 2 players after {decisions} decisions, at turn {decisions + 1} "
+        f"(round {decisions // 2 + 1}) (what happened before is not told: its history is too long to replay ({why}))"]
+    assert table.state.raw["flow"]["turn"] == decisions + 1, "the game itself goes on"
