@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,3 +60,19 @@ class Served:
 @pytest.fixture
 def served() -> type[Served]:
     return Served
+
+
+CLASH = Path(__file__).resolve().parent.parent / "test_simultaneous_clash.py"
+
+
+@pytest.fixture
+def clash_pack(tmp_path: Path) -> Path:
+    """The tiny pack of `test_simultaneous_clash.py`, in a folder of its own: a stage where every player picks a
+    gem in secret."""
+    spec = importlib.util.spec_from_file_location("clash", CLASH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "pack.toml").write_text(module.MANIFEST)
+    (tmp_path / "game.toml").write_text(module.GAME)
+    return tmp_path

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
-CLASH = Path(__file__).resolve().parent.parent / "test_simultaneous_clash.py"
 
-
-def clash_pack(folder: Path) -> Path:
-    spec = importlib.util.spec_from_file_location("clash", CLASH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    (folder / "pack.toml").write_text(module.MANIFEST)
-    (folder / "game.toml").write_text(module.GAME)
-    return folder
-
-
-def test_a_refused_simultaneous_pick_is_told_to_every_seat(served: Any, tmp_path: Path) -> None:
-    table = served(str(clash_pack(tmp_path)), ["human", "human"], seed=1)
+def test_a_refused_simultaneous_pick_is_told_to_every_seat(served: Any, clash_pack: Path) -> None:
+    table = served(str(clash_pack), ["human", "human"], seed=1)
     assert table.act(0, "take:ruby").status_code == 200
     mid = table.payload(1)
     assert mid["feed"][-1]["text"] == "Player 1 makes a secret choice"

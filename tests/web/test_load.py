@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -15,18 +14,6 @@ from ruleskit.web.loaded import file_name
 from ruleskit.web.lobby import Lobby
 
 DUEL = "tests/packs/card_duel"
-CLASH = Path(__file__).resolve().parent.parent / "test_simultaneous_clash.py"
-
-
-def clash_pack(folder: Path) -> Path:
-    """The tiny pack of `test_simultaneous_clash.py`: a stage where every player picks a gem in secret."""
-    spec = importlib.util.spec_from_file_location("clash", CLASH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    (folder / "pack.toml").write_text(module.MANIFEST)
-    (folder / "game.toml").write_text(module.GAME)
-    return folder
 
 
 def texts(served: Any, seat: int) -> list[str]:
@@ -103,8 +90,8 @@ def test_a_seat_that_picked_before_the_save_is_shown_its_pick_after_the_load(ser
     assert table.table.state.raw["flow"]["simul"] is None or not table.table.state.raw["flow"]["simul"]["picks"]
 
 
-def test_a_pick_in_a_shared_pool_is_told_back_to_its_seat_alone(served: Any, tmp_path: Path) -> None:
-    table = served(str(clash_pack(tmp_path)), ["human", "human", "human"], seed=1)
+def test_a_pick_in_a_shared_pool_is_told_back_to_its_seat_alone(served: Any, clash_pack: Path) -> None:
+    table = served(str(clash_pack), ["human", "human", "human"], seed=1)
     assert table.act(1, "take:ruby").status_code == 200
     load(table, table.client.get(table.host + "/save").content)
     assert [table.payload(p)["myPick"] for p in range(3)] == [None, "Take ruby", None]
