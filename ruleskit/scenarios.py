@@ -36,7 +36,7 @@ from .model import Model
 from .resources import builtin_packs
 from .runtime.data import copy_data
 from .runtime.state import State
-from .scenariozones import balance_zones
+from .scenariozones import Note, balance_zones, extra_pieces, held
 from .tomlfile import TomlDoc, read_toml
 from .validation import InvalidData, check_data, check_deciders_can_act, check_invariants_hold, check_options
 
@@ -89,7 +89,8 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
     _set_vars(doc, state, model)
     _set_player_vars(doc, state, model)
     _set_items(doc, state, model)
-    unbalanced = _set_zones(doc, state, model)
+    before = copy_data(state.data["z"])
+    unbalanced = _set_zones(doc, state, model, before)
     _set_blocked(doc, state, model)
     _set_flow(doc, state, game)
     _set_rolls(doc, state, model)
@@ -109,15 +110,17 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
         except InvalidData as exc:
             where = next((key for key in ("flow", "zones", "vars", "players_vars", "items") if key in doc.data), "")
             raise doc.error((where,) if where else (), f"the scenario's state cannot go on: {exc.message}") from None
-    _check_invariants(doc, game, state, unbalanced)
+    _check_invariants(doc, game, state, before, unbalanced)
     _play(doc, state, "then", only_pending=False)
     return state
 
 
-def _check_invariants(doc: TomlDoc, game: Game, state: State, unbalanced: list[str]) -> None:
+def _check_invariants(doc: TomlDoc, game: Game, state: State, before: dict[str, Any],
+                      unbalanced: list[Note]) -> None:
     """The position set by hand holds the pack's invariants, as a save must: a test of a rule in a position no
     game reaches tests nothing. The decisions of `then` and of a test's steps start from it, so they need no
-    check of their own. `invariants = false` opts out, for a position that is partial on purpose."""
+    check of their own. Nor does it hold a piece twice, which no game does whatever the pack's invariants count
+    (`before`: the zones after setup). `invariants = false` opts out, for a position that is partial on purpose."""
     wanted = doc.data.get("invariants", True)
     if not isinstance(wanted, bool):
         raise doc.error(("invariants",), "'invariants' is true or false (false: the position need not hold the "
@@ -128,15 +131,23 @@ def _check_invariants(doc: TomlDoc, game: Game, state: State, unbalanced: list[s
         check_invariants_hold(game, state.data, None, "$")
     except InvalidData as exc:
         if unbalanced:
-            zone = unbalanced[0].split("'")[1]
-            keypath: tuple[str, ...] = ("zones", zone)
-            hint = "; ".join(unbalanced[:5]) + (f"; and {len(unbalanced) - 5} more" if len(unbalanced) > 5 else "")
+            keypath: tuple[str, ...] = ("zones", unbalanced[0].zone)
+            hint = "; ".join(note.text for note in unbalanced[:5]) + (f"; and {len(unbalanced) - 5} more" if len(unbalanced) > 5 else "")
             hint = f"the scenario moved pieces it did not balance: {hint}. Write the zones they come from or go to"
         else:
             keypath = next(((key,) for key in ("zones", "items", "players_vars", "vars", "flow") if key in doc.data), ())
             hint = None
         raise doc.error(keypath, f"the scenario's position {exc.detail}", hint or "if the position is partial on "
                         "purpose, write invariants = false at the top of the file") from None
+    extra = extra_pieces(game.model, before, state.data["z"])
+    if extra:
+        item, now, had = extra[0]
+        zones = [key for key, content in state.data["z"].items() if held(content, item)]
+        zone = next((key for key in doc.data.get("zones", {}) if key in zones), zones[0])
+        raise doc.error(("zones", zone), f"the scenario's position holds {now} '{item}' (in "
+                        f"{', '.join(repr(key) for key in zones)}), but the game has only {had}: a game moves "
+                        "pieces, never copies them", "write each piece in one zone, or invariants = false for a "
+                        "position that is partial on purpose")
 
 
 def _json_keys(path: str) -> tuple[str, ...]:
@@ -275,10 +286,9 @@ def _set_items(doc: TomlDoc, state: State, model: Model) -> None:
                                                         f"'{item}.{name}'")
 
 
-def _set_zones(doc: TomlDoc, state: State, model: Model) -> list[str]:
-    """Write the scenario's zones, taking their pieces from where setup put them (see scenariozones); returns
-    what could not be balanced so."""
-    before = copy_data(state.data["z"])
+def _set_zones(doc: TomlDoc, state: State, model: Model, before: dict[str, Any]) -> list[Note]:
+    """Write the scenario's zones over `before`, a copy of what setup left in them, taking their pieces from
+    where setup put them (see scenariozones); returns what could not be balanced so."""
     written: dict[str, set[str] | None] = {}
     for key, content in _table(doc, ("zones",)).items():
         keypath = ("zones", key)
