@@ -68,11 +68,11 @@ def balance_zones(model: Model, before: dict[str, Any], zones: dict[str, Any],
     `before` is each zone's content after setup, `zones` the contents with the scenario's written over it;
     `written` names each zone the scenario writes, with the pieces it lists for a pool (None: the whole zone).
 
-    A piece a written zone gains is taken from the other zone that held the most of it after setup (an
-    unlimited pool of its kind, which gives any number; for a piece with an id, the one zone that held it). A
-    piece it loses, and no written zone gains, fills a place its own gained pieces were taken from (it is
-    swapped with them), or else goes back to an unlimited pool of its kind, or to the one other pool that held
-    it. Returns what could not be balanced so, one note a piece."""
+    A piece a written zone gains is taken from the other zone that held the most of it after setup (for a
+    piece with an id, the one zone that held it), or from an unlimited pool of its kind, which gives any number,
+    when no other zone held it. A piece it loses, and no written zone gains, fills a place its own gained
+    pieces were taken from (it is swapped with them), or else goes back to the one other pool that held it, or
+    to an unlimited pool of its kind. Returns what could not be balanced so, one note a piece."""
     change: Counter[str] = Counter()
     gainer: dict[str, str] = {}
     loser: dict[str, str] = {}
@@ -114,7 +114,10 @@ def balance_zones(model: Model, before: dict[str, Any], zones: dict[str, Any],
         if delta <= 0:
             continue
         where = f"zone '{gainer[item]}'"
-        sources = sorted(others(item), key=lambda source: -source[1])
+        # The zone that holds the most of it after setup; an unlimited pool only when no other zone holds it:
+        # it is where extra pieces come from, not where setup put them (a game's reserve beside its supply).
+        homes = others(item)
+        sources = sorted((home for home in homes if home[1] != _ENDLESS), key=lambda home: -home[1]) or homes
         if not sources:
             notes.append(Note(gainer[item], f"{where} gains {delta} '{item}', which setup left in no zone the "
                                             "scenario does not write"))
@@ -157,10 +160,10 @@ def balance_zones(model: Model, before: dict[str, Any], zones: dict[str, Any],
             place = room.take(kind)
             if place is not None:
                 zones[place[0]][place[1]] = item
-            elif discard:
-                break  # putting into an unlimited pool leaves its counts as they are
             elif len(pools) == 1:
                 zones[pools[0]][item] += 1
+            elif discard:
+                break  # putting into an unlimited pool leaves its counts as they are
             else:
                 notes.append(Note(zone, f"zone '{zone}' loses {-delta} '{item}', which the scenario puts in no "
                                         "other zone"))

@@ -111,7 +111,9 @@ def test_scenarios_set_an_item_zone_by_its_key(tmp_path: Path) -> None:
     pack.mkdir()
     load(pack)
     scenario = tmp_path / "s.toml"
-    scenario.write_text('players = 2\n[zones]\n"cache@ridge" = { jade = 2 }\n')
+    # Both jades, one from each player's bag: a game moves pieces and never copies them.
+    scenario.write_text('players = 2\n[zones]\n"bag@0" = { jade = 0 }\n"bag@1" = { jade = 0 }\n'
+                        '"cache@ridge" = { jade = 2 }\n')
     state = ruleskit.scenario(str(scenario), str(pack))
     assert state.data["z"]["cache@ridge"] == {"ruby": 0, "jade": 2}
 

@@ -120,6 +120,23 @@ def test_an_unlimited_pool_gives_and_takes_without_counting(tmp_path: Path) -> N
     assert state.data["z"]["cargo@0"] == {"wood": 1, "stone": 2}
 
 
+
+def test_pieces_come_from_the_supply_before_an_unlimited_reserve(tmp_path: Path) -> None:
+    """A game with an endless reserve beside its supply (extra pieces come from it) takes a scenario's pieces
+    from the supply, where setup put them: taken from the reserve, the supply kept them too and a pack that
+    counts its pieces saw them twice."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.toml").write_text((PACK / "pack.toml").read_text())
+    game = (PACK / "game.toml").read_text().replace(
+        "[zones.cargo]", '[zones.reserve]\ntype = "pool"\nof = "good"\nunlimited = true\n\n[zones.cargo]')
+    (pack / "game.toml").write_text(game)
+    path = tmp_path / "scenario.toml"
+    path.write_text('players = 2\n[zones]\n"cargo@0" = { wood = 2 }\n')
+    state = ruleskit.scenario(str(path), str(pack))  # the pack's invariant counts the supply and the cargo
+    assert state.data["z"]["supply"]["wood"] == 1 and state.data["z"]["cargo@0"]["wood"] == 2
+
+
 def _reference(model: object, before: dict, zones: dict, written: dict) -> list[str]:
     """balance_zones as first written, a scan of the source zone for each piece, for pools and stacks."""
     from collections import Counter
