@@ -428,7 +428,6 @@ class PlaySession:
         self.console.print(self.display.result(self.state))
         self.write_log()
 
-
     def first_viewer(self) -> int:
         """Whose view the table is drawn from when no human has had the screen yet (the game ended first): the
         only human's; what every player sees, when several humans share the screen; the first seat's, among

@@ -196,9 +196,14 @@ class Tableau:
 
     # ------------------------------------------------------------- the whole view
 
+    @property
+    def title(self) -> str:
+        """The game's title: the pack's display title, else its name."""
+        return self.hints.title or self.game.name
+
     def of(self, view: dict[str, Any], deciders: list[int] | None = None) -> dict[str, Any]:
         return {
-            "title": self.hints.title or self.game.name,
+            "title": self.title,
             "header": self.header(view, deciders or []),
             "board": self.board(view),
             "game": self.game_rows(view),

@@ -93,7 +93,7 @@ def retold(tableau: Tableau, state: State, limit: int) -> tuple[list[Told], str 
         return [], f"{TOO_LONG} (more than {MAX_STEPS:,} decisions)"
     skipped = max(0, len(decisions) - limit)
     spent = 0  # the steps of the states replayed and let go
-    title = tableau.hints.title or state.game.name
+    title = tableau.title
     try:
         replayed = state.game.new_game(players=state.players, seed=state.raw["seed"])
         begun = f"The game of {title} for {state.players} players began"
@@ -130,7 +130,7 @@ def loaded_text(tableau: Tableau, state: State, name: str | None, untold: str | 
         where = "; the game is over"
     else:
         where = f", at turn {flow['turn']}" + (f" (round {flow['round']})" if flow.get("round") else "")
-    title = tableau.hints.title or state.game.name
+    title = tableau.title
     text = (f"Loaded {name}" if name else "Loaded a saved game") + \
         f": {title} for {state.players} players after {decisions} decision{'' if decisions == 1 else 's'}{where}"
     return text + (f" (what happened before is not told: {untold})" if untold else "")

@@ -94,7 +94,7 @@ class Lobby:
         table = self.table
         return {
             "mode": "host",
-            "title": self.tableau.hints.title or self.game.name,
+            "title": self.tableau.title,
             "pack": self.game.name,
             "minPlayers": self.game.min_players,
             "maxPlayers": self.game.max_players,

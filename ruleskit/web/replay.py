@@ -73,7 +73,7 @@ class LogReplay:
 
     def summary(self) -> dict[str, Any]:
         final = self.states[-1]
-        return {"mode": "replay", "title": self.tableau.hints.title or self.game.name, "log": Path(self.path).name,
+        return {"mode": "replay", "title": self.tableau.title, "log": Path(self.path).name,
                 "steps": self.steps, "players": final.players,
                 "names": [self.tableau.display.player_name(p) for p in range(final.players)]}
 

@@ -87,14 +87,10 @@ class WebTable:
         self.version = 0
         self.lock = threading.RLock()
         if story is None:
-            story = opening_events(self.tableau, state, f"New game of {self.title} for {state.players} players")
+            story = opening_events(self.tableau, state, f"New game of {self.tableau.title} for {state.players} players")
         for kind, texts, by in story:
             self.add_event(kind, texts, by)
         self.advance()
-
-    @property
-    def title(self) -> str:
-        return self.tableau.hints.title or self.game.name
 
     # ------------------------------------------------------------- seats
 
