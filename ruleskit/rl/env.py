@@ -156,23 +156,27 @@ class RulesEnv(AECEnv):
             return slots
         return dict(self.index.slots(state, player))
 
-    def _playing(self) -> State:
-        """The game being played; a clear error before `reset`, after `close`, or once every agent has
-        stepped out of a finished game (each was an AttributeError, an AssertionError or a KeyError)."""
+    def _started(self) -> State:
+        """The game since `reset`; a clear error before it or after `close` (an AttributeError or an
+        AssertionError it was)."""
         if self.state_ is None:
             raise RuntimeError("no game: call reset() first")
+        return self.state_
+
+    def _playing(self) -> State:
+        """The game being played: `_started`'s, and a clear error once every agent has stepped out of a finished
+        game (a KeyError it was)."""
+        state = self._started()
         if not self.agents:
             raise RuntimeError("the game is over and every agent has stepped out: call reset() to play again")
-        return self.state_
+        return state
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._playing()
         return super().last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state_
-        if state is None:
-            raise RuntimeError("no game: call reset() first")
+        state = self._started()
         player = self.agent_name_mapping[self._known(agent)]
         mask = np.zeros(self.index.size, dtype=np.int8)
         deciding = not state.is_terminal and agent == self.agent_selection
