@@ -465,10 +465,8 @@ def picks_shown(before: State, after: State) -> set[int]:
         return set()
     picked = {int(p) for p in simul["picks"]}
     entry = after.history[-1] if after.history else {}
-    if before.pending is None and "player" in entry:
-        action = before.game.actions.get(str(entry["action"]).partition(":")[0])
-        if action is not None and not action.anytime:  # an `anytime` action at the stage is no pick
-            picked.add(int(entry["player"]))
+    if "player" in entry and is_secret_pick(before, str(entry["action"])):  # an `anytime` action is no pick
+        picked.add(int(entry["player"]))
     now = after.raw["flow"]["simul"]
     return picked - ({int(p) for p in now["picks"]} if now is not None else set())
 
