@@ -208,6 +208,11 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
         elif message.startswith("required field missing"):
             message = f"missing key '{sub[-1]}'" if sub else "missing key"
             sub = sub[:-1]
+        elif sub and (allowed := _literal_values(cls, sub)) is not None:
+            # cattrs says "unknown error (x not in literal typing.Literal[...])" of a word outside a choice.
+            given = _value_at(data, sub)
+            message = f"'{'.'.join(sub)}' is {given!r}, not one of {', '.join(repr(v) for v in allowed)}"
+            hint = did_you_mean(given, [str(v) for v in allowed]) if isinstance(given, str) else None
         else:
             wrong = _first_wrong_type(exc)
             if wrong is None and sub and _expects_table(cls, sub):
@@ -217,6 +222,21 @@ def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, 
             else:
                 message = f"{message} at '{'.'.join(sub)}'" if sub else message
         raise doc.error(keypath + sub, f"{what}: {message}", hint) from None
+
+
+def _literal_values(cls: type, sub: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The words a key at `sub` inside `cls` may take, when its schema type is a choice of them (`Literal`)."""
+    field_type = _field_types(_nested_class(cls, sub[:-1])).get(sub[-1])
+    if typing.get_origin(field_type) is typing.Literal:
+        return typing.get_args(field_type)
+    return None
+
+
+def _value_at(data: Any, sub: tuple[str, ...]) -> Any:
+    """The value at `sub` inside the table `data` (None if a part is missing)."""
+    for part in sub:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def _field_types(cls: type) -> dict[str, Any]:

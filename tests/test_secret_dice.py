@@ -85,7 +85,19 @@ def test_a_wrong_visible_value_is_an_error_at_its_line(tmp_path: Path) -> None:
         ruleskit.load(pack, cache=False)
     line = text.splitlines().index('visible = "none"') + 1
     assert caught.value.line == line and "[dice.blind]" in caught.value.message
-    assert "roller" in caught.value.message
+    # The choices are named: cattrs' own words were "unknown error (roller not in literal typing.Literal[...])".
+    assert caught.value.message == "[dice.blind]: 'visible' is 'roller', not one of 'all', 'owner', 'none'"
+
+
+def test_a_misspelt_choice_of_any_key_is_named_with_the_nearest(tmp_path: Path) -> None:
+    pack = tmp_path / "cup"
+    shutil.copytree(CUP, pack)
+    text = (pack / "game.toml").read_text()
+    (pack / "game.toml").write_text(text.replace('owner = "player"\nvisible = "owner"', 'owner = "Player"\nvisible = "owner"', 1))
+    with pytest.raises(PackError) as caught:
+        ruleskit.load(pack, cache=False)
+    assert "'owner' is 'Player', not one of 'game', 'player', 'turn'" in caught.value.message
+    assert caught.value.hint is not None and "player" in caught.value.hint
 
 
 def screens(out: str) -> list[str]:
