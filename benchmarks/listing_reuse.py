@@ -17,6 +17,10 @@ pending choice, lists each action of the stage on its own, timing it, and sorts 
   var, player var, item var field or zone of that name (found by comparing the data's containers, which
   copy on write replaces when a job changes them), nor the blocked edges if they call a builtin that
   reads those. The script checks that such an action's bindings are indeed the same.
+- **reusable by containers read**: what exact read sets could prove, recorded as the action is listed on a
+  copy of the data whose tables log every read: every zone, game var, player's var, item's var, flow value
+  and usage count it looked at holds an equal value now. This is the finest grain a reuse of a whole
+  action's bindings could have; the script checks that such an action's bindings are the same.
 
 Each figure is a share of the time spent listing the stages' actions this way. Only the rules' work and
 the engine's loop around them count here, not the rest of the decision.
@@ -76,16 +80,141 @@ def written_names(game: ruleskit.Game, old: dict[str, Any], new: dict[str, Any])
     return names
 
 
+class LoggedDict(dict):  # type: ignore[type-arg]
+    """A table of game data that logs each key read (`"*"` for the whole table) into `log` as (part, key)."""
+
+    __slots__ = ("log", "part")
+
+    def __getitem__(self, key: Any) -> Any:
+        self.log.append((self.part, key))
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.log.append((self.part, key))
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.log.append((self.part, key))
+        return dict.__contains__(self, key)
+
+    def _whole(self) -> None:
+        self.log.append((self.part, "*"))
+
+    def __iter__(self) -> Any:
+        self._whole()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._whole()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._whole()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._whole()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._whole()
+        return dict.items(self)
+
+
+class LoggedList(list):  # type: ignore[type-arg]
+    """A list of game data (the players' vars, the blocked edges), logging each index read (`"*"` for the whole list)."""
+
+    __slots__ = ("log", "part")
+
+    def __getitem__(self, index: Any) -> Any:
+        self.log.append((self.part, index))
+        return list.__getitem__(self, index)
+
+    def __iter__(self) -> Any:
+        self.log.append((self.part, "*"))
+        return list.__iter__(self)
+
+    def __len__(self) -> int:
+        self.log.append((self.part, "*"))
+        return list.__len__(self)
+
+
+def logged(value: Any, part: tuple[Any, ...], log: list[tuple[tuple[Any, ...], Any]]) -> Any:
+    table: Any = LoggedDict(value) if type(value) is dict else LoggedList(value)
+    table.log, table.part = log, part
+    return table
+
+
+# The parts whose tables hold tables: each inner table logs its own reads (a player's var, an item's var, a
+# usage count), so a read of the outer one by key is not a read of its own.
+NESTED = ("pv", "ev")
+
+
+def logged_data(data: dict[str, Any], log: list[tuple[tuple[Any, ...], Any]]) -> dict[str, Any]:
+    """A copy of `data` whose tables log every read as (path of the table, key)."""
+    copied: dict[str, Any] = {}
+    for part, value in data.items():
+        if part in NESTED:
+            inner = value.items() if type(value) is dict else enumerate(value)
+            nested = {key: logged(table, (part, key), log) for key, table in inner}
+            value = nested if type(value) is dict else [nested[i] for i in range(len(value))]
+        if type(value) in (dict, list) and part != "flow":
+            value = logged(value, (part,), log)
+        copied[part] = value
+    flow = dict(data["flow"])
+    flow["usage"] = {scope: logged(counts, ("flow", "usage", scope), log) for scope, counts in flow["usage"].items()}
+    copied["flow"] = logged(flow, ("flow",), log)
+    return copied
+
+
+MISSING = object()
+
+
+def read_value(data: dict[str, Any], path: tuple[Any, ...], key: Any) -> Any:
+    """What reading `key` of the table at `path` gives in `data` now (MISSING if nothing)."""
+    try:
+        table: Any = data
+        for step in path:
+            table = table[step]
+        return table if key == "*" else table[key]
+    except (KeyError, IndexError, TypeError):
+        return MISSING
+
+
+def skipped(path: tuple[Any, ...], key: Any) -> bool:
+    """A read of a table whose own reads are logged: not a read of a value."""
+    return (path == ("flow",) and key == "usage") or (len(path) == 1 and path[0] in NESTED and key != "*")
+
+
+def read_set(data: dict[str, Any], log: list[tuple[tuple[Any, ...], Any]]) -> list[tuple[tuple[Any, ...], Any, Any]]:
+    """Each distinct read of `log` with what it read in `data`. Copy on write never changes a container of
+    a state once its job is done, so keeping the container keeps what was read."""
+    reads: dict[tuple[tuple[Any, ...], str], tuple[tuple[Any, ...], Any, Any]] = {}
+    for path, key in log:
+        if (path, repr(key)) not in reads and not skipped(path, key):
+            reads[(path, repr(key))] = (path, key, read_value(data, path, key))
+    return list(reads.values())
+
+
+def same_reads(data: dict[str, Any], reads: list[tuple[tuple[Any, ...], Any, Any]]) -> bool:
+    """Whether every read of `reads` gives an equal value in `data` (the same container, or an equal one)."""
+    for path, key, before in reads:
+        now = read_value(data, path, key)
+        if now is not before and (type(now) is not type(before) or now != before):
+            return False
+    return True
+
+
 def measure(pack: str, players: int, games: int) -> dict[str, Any]:
     game = ruleskit.load(pack)
     words = {name: action_words(game, name) for name in game.actions}
     flow_read = {name: bool(w & (FLOW_WORDS - {"me"})) for name, w in words.items()}
-    total = same = by_names = 0.0
+    total = same = by_names = by_reads = 0.0
     listings = 0
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_game(players=players, seed=seed)
-        last: dict[tuple[int, str, str], tuple[list[str], dict[str, Any]]] = {}
+        last: dict[tuple[int, str, str], tuple[list[str], dict[str, Any], Any]] = {}
         while not state.is_terminal:
             data, flow = state.data, state.data["flow"]
             if state.pending is None and flow["simul"] is None:
@@ -96,6 +225,10 @@ def measure(pack: str, players: int, games: int) -> dict[str, Any]:
                     spent = time.perf_counter() - began
                     total += spent
                     listings += 1
+                    log: list[tuple[tuple[Any, ...], Any]] = []
+                    logged_ids = [a.id for a in enumerate_action_bindings(game, logged_data(data, log), player, action)]
+                    if logged_ids != ids:
+                        raise SystemExit(f"{pack}: action {action.name} listed otherwise on the logged data")
                     key = (player, stage, action.name)
                     earlier = last.get(key)
                     if earlier is not None and earlier[0] == ids:
@@ -105,12 +238,17 @@ def measure(pack: str, players: int, games: int) -> dict[str, Any]:
                         if earlier[0] != ids:
                             raise SystemExit(f"{pack}: action {action.name} changed with nothing it names written")
                         by_names += spent
-                    last[key] = (ids, data)
+                    if earlier is not None and same_reads(data, earlier[2]):
+                        if earlier[0] != ids:
+                            raise SystemExit(f"{pack}: action {action.name} changed with nothing it read changed")
+                        by_reads += spent
+                    last[key] = (ids, data, read_set(data, log))
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     return {"pack": pack, "players": players, "games": games, "listings": listings,
             "listing_s": round(total, 3), "same_result_share": round(same / total, 3) if total else 0.0,
-            "reusable_by_names_share": round(by_names / total, 3) if total else 0.0}
+            "reusable_by_names_share": round(by_names / total, 3) if total else 0.0,
+            "reusable_by_reads_share": round(by_reads / total, 3) if total else 0.0}
 
 
 def parse_packs(text: str) -> list[tuple[str, int, int]]:
@@ -132,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args(argv)
     rows = []
-    print(f"{'pack':>14} {'players':>7} {'games':>5} {'listings':>8} {'same result':>11} {'by names':>8}")
+    print(f"{'pack':>14} {'players':>7} {'games':>5} {'listings':>8} {'same result':>11} {'by names':>8} "
+          f"{'by containers read':>18}")
     for pack, players, games in parse_packs(args.packs):
         try:
             row = measure(pack, players, games)
@@ -140,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{pack}: {exc}") from None
         rows.append(row)
         print(f"{pack:>14} {players:>7} {games:>5} {row['listings']:>8} {row['same_result_share']:>11.0%} "
-              f"{row['reusable_by_names_share']:>8.0%}", flush=True)
+              f"{row['reusable_by_names_share']:>8.0%} {row['reusable_by_reads_share']:>18.0%}", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"python": sys.version.split()[0], "rows": rows}, out, indent=2)

@@ -100,10 +100,15 @@ def test_listing_reuse_bounds_what_names_can_prove_unchanged(tmp_path: Path) -> 
     assert [(r["pack"], r["players"]) for r in rows] == [("connect_four", 2), ("ophir", 2)]
     for row in rows:
         assert row["listings"] > 10
-        # What names prove unchanged is checked to be unchanged, so it is within the bound.
+        # What names or reads prove unchanged is checked to be unchanged, so it is within the bound.
         assert 0 <= row["reusable_by_names_share"] <= row["same_result_share"] <= 1
-    # A drop writes the one zone every column's `require` names: nothing is provably the same.
+        assert 0 <= row["reusable_by_reads_share"] <= row["same_result_share"]
+    # A drop writes the one zone every column's `require` names, and changes the discs of a column every
+    # listing reads: nothing is provably the same.
     assert rows[0]["reusable_by_names_share"] == 0 and rows[0]["same_result_share"] > 0.5
+    assert rows[0]["reusable_by_reads_share"] == 0
+    # Ophir's listings read values a decision leaves alone often enough for exact reads to prove some.
+    assert rows[1]["reusable_by_reads_share"] > 0
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
