@@ -267,3 +267,61 @@ def test_replay_steps_with_the_slider_and_buttons(browser: Any, serve: Any, tmp_
     wait_for(browser, lambda b: not any(c in b.find_element(By.ID, "players").text for c in hand))
     time.sleep(0.1)
     assert "hidden" in browser.find_element(By.ID, "players").text
+
+
+CUP = "tests/packs/cup_dice"
+
+
+def feed_text(browser: Any) -> str:
+    return str(browser.find_element(By.ID, "feed").text)
+
+
+def test_a_secret_die_is_shown_with_its_value_on_its_rollers_page_alone(browser: Any, serve: Any) -> None:
+    lobby = Lobby(ruleskit.load(CUP), 2, ["human", "human"], 1)
+    table = lobby.start()
+    server = serve(play_app(lobby))
+    cup = table.state.history[0]["chance"][0]["value"]
+    browser.get(f"{server.base}/seat/{table.tokens[0]}")
+    wait_for(browser, lambda b: f"Player 1 rolled cup: {cup} (secret)" in feed_text(b))
+    browser.get(f"{server.base}/seat/{table.tokens[1]}")
+    wait_for(browser, lambda b: "Player 1 rolled cup" in feed_text(b))
+    assert "Player 1 rolled cup:" not in feed_text(browser)
+    # Player 1 throws from their own page; the next turn's cup is Player 2's, told on Player 2's page alone.
+    browser.get(f"{server.base}/seat/{table.tokens[0]}")
+    throw = wait_for(browser, lambda b: [x for x in action_buttons(b) if x.get_attribute("data-action") == "throw"])
+    throw[0].click()
+    wait_for(browser, lambda b: len(lobby.current().state.history) == 2)
+    second = lobby.current().state.history[-1]["chance"][1]["value"]
+    wait_for(browser, lambda b: "Player 2 rolled cup" in feed_text(b))
+    assert "Player 2 rolled cup:" not in feed_text(browser)
+    browser.get(f"{server.base}/seat/{table.tokens[1]}")
+    wait_for(browser, lambda b: f"Player 2 rolled cup: {second} (secret)" in feed_text(b))
+    screenshot(browser, "cup-dice-second-seat.png")
+
+
+def test_a_save_loaded_from_the_page_retells_its_story(browser: Any, serve: Any, tmp_path: Path) -> None:
+    played = Lobby(ruleskit.load("tests/packs/card_duel"), 2, ["human", "human"], 4)
+    table = played.start()
+    for _ in range(3):
+        seat = table.state.players_to_decide()[0]
+        table.act(seat, table.state.legal_actions()[0].id, table.payload(seat)["version"])
+    save = tmp_path / "duel-save.json"
+    save.write_text(table.save_text(), encoding="utf-8")
+    history = [entry.get("action") for entry in table.state.history]
+
+    lobby = Lobby(ruleskit.load("tests/packs/card_duel"), 2, ["human", "human"], 9)
+    lobby.start()
+    server = serve(play_app(lobby))
+    browser.get(f"{server.base}/host/{lobby.host_token}")
+    wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "input[type=file]"))
+    browser.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(save))
+    wait_for(browser, lambda b: "Loaded duel-save.json." in b.find_element(By.TAG_NAME, "body").text)
+    # Two players share the screen: the loaded game is shown behind the prompt to pass it.
+    button = wait_for(browser, lambda b: b.find_element(By.ID, "handover-button"))
+    wait_for(browser, lambda b: button.is_displayed())
+    button.click()
+    wait_for(browser, lambda b: "Loaded duel-save.json" in feed_text(b))
+    assert [entry.get("action") for entry in lobby.current().state.history] == history
+    feed = feed_text(browser)
+    assert "New game of" not in feed and "after 3 decisions" in feed
+    screenshot(browser, "duel-loaded.png")
