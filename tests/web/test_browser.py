@@ -58,6 +58,7 @@ def browser() -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, read by tests
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     assert binary is not None
     options.binary_location = binary
@@ -137,6 +138,8 @@ def test_ophir_against_bots_clicking_reloading_and_continuing(browser: Any, serv
     screenshot(browser, "ophir-mid-game.png")
     feed = browser.find_element(By.ID, "feed").text
     assert "Green (P2)" in feed or "Blue (P3)" in feed
+    # Nothing went wrong in the page: no script error, no request that failed (a missing icon included).
+    assert [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
 def test_undo_with_the_button(browser: Any, serve: Any) -> None:
