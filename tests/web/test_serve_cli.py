@@ -69,7 +69,7 @@ def test_serve_log_replays(tmp_path: Path) -> None:
         state.apply(state.legal_actions()[0])
     log = tmp_path / "race.jsonl"
     write_log(state, log)
-    process, address = serve("--log", str(log))
+    process, address = serve("tests/packs/dice_race", "--log", str(log))  # a folder pack is named, not read from the log
     try:
         assert address.endswith("/replay")
         summary = json.loads(fetch(address.replace("/replay", "/api/replay"))[1])
@@ -81,7 +81,8 @@ def test_serve_log_replays(tmp_path: Path) -> None:
 def test_serve_needs_a_pack_or_a_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["serve"]) == 1
     assert "name the pack to serve" in capsys.readouterr().err
+    # With --log, PACK names the folder of the log's pack: the log is read, and a missing one is named.
     assert main(["serve", "ophir", "--log", str(tmp_path / "x.jsonl")]) == 1
-    assert "not both" in capsys.readouterr().err
+    assert f"{tmp_path / 'x.jsonl'}: error: cannot read log" in capsys.readouterr().err
     assert main(["serve", "ophir", "--seats", "human,wizard"]) == 1
     assert "unknown seat 'wizard': human, or a bot" in capsys.readouterr().err
