@@ -132,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         report = check_pack(game, games=games, players=args.players, seed=args.seed, out=out,
                             apply_limit=args.apply_limit, shrink=not args.no_shrink,
                             thorough_every=args.thorough_every, max_decisions=args.max_decisions,
-                            progress=display, backend=args.backend, address=args.address, time_budget=budget,
+                            progress=display, backend=args.backend, address=args.address, address_checked=True,
+                            time_budget=budget,
                             policy=args.policy, coverage=args.coverage)
     return _print_report(report, args.json, args.coverage, scenarios)
 

@@ -86,3 +86,33 @@ def test_addresses_ray_reads_itself_are_not_probed(address: str, monkeypatch: py
 
     monkeypatch.setattr(raybackend.socket, "create_connection", probe)
     raybackend.check_address("ray", address)
+
+
+def test_the_test_command_probes_the_address_once(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The command probed it before its scenario tests and check_pack probed it again: a reachable address was
+    connected to twice, and an address that stopped answering in between cost the timeout twice."""
+    from ruleskit import raybackend
+    from ruleskit.errors import PackError
+
+    probed: list[str] = []
+
+    def stop_before_joining(address: str | None = None) -> None:
+        raise PackError("stopped before joining the cluster")
+
+    monkeypatch.setattr(raybackend, "check_reachable", lambda address: probed.append(address))
+    monkeypatch.setattr(raybackend, "ray_module", stop_before_joining)
+    assert main(["test", "connect_four", "--games", "2", "-q", "--no-scenarios", "--backend", "ray",
+                 "--address", "127.0.0.1:6379"]) == 1
+    assert "stopped before joining the cluster" in capsys.readouterr().err
+    assert probed == ["127.0.0.1:6379"]
+
+
+def test_check_pack_still_probes_the_address_for_a_library_caller() -> None:
+    from ruleskit.errors import PackError
+    from ruleskit.testing.runner import check_pack
+
+    port = _closed_port()
+    with pytest.raises(PackError, match=f"cannot connect to 127.0.0.1 port {port}"):
+        check_pack("connect_four", games=2, backend="ray", address=f"127.0.0.1:{port}")
+    assert not ray.is_initialized()
