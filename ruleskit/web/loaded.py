@@ -31,7 +31,7 @@ from ..tableau import Tableau
 from ..validation import InvalidData
 from .events import Told, decision_events, opening_events
 from .replay import MAX_STEPS
-from .table import FEED_LENGTH, Refusal, WebTable
+from .table import FEED_LENGTH, NO_HUMAN, Refusal, WebTable
 
 MAX_NAME = 120  # characters of an uploaded file's name told in the feed
 NOT_REPLAYED = "its saved decisions do not lead to its position from the pack's setup"
@@ -62,6 +62,8 @@ def table_from_save(game: Game, text: str, tableau: Tableau | None = None, name:
         state = State.from_json(game, saved)
         if len(seats) != state.players:
             raise Refusal(f"the saved game names {len(seats)} seats for its {state.players} players")
+        if HUMAN not in seats and not state.is_terminal:  # before its story is replayed for nothing
+            raise Refusal(f"cannot load this saved game: {NO_HUMAN}")
         story, untold = retold(tableau, state, FEED_LENGTH)
         story.append(("load", [loaded_text(tableau, state, name, untold)], None))
         # Bots seeded afresh, as `play --load` seeds them: from a fixed seed their moves after a load would repeat

@@ -29,6 +29,10 @@ from ..tableau import Tableau
 from .events import Told, decision_events, opening_events
 
 FEED_LENGTH = 80  # events sent with each payload
+# Bots alone would play the whole game inside the request that starts or loads it, answering only at its end.
+NO_HUMAN = ("every seat is a bot: a table needs a human seat, or the bots would play the whole game before the "
+            "page could answer (to watch bots play, write a log with 'ruleskit simulate PACK --games 1 --log-dir DIR' "
+            "and replay it with 'ruleskit serve --log LOG')")
 
 
 class Refusal(Exception):
@@ -71,6 +75,8 @@ class WebTable:
         if len(seats) != state.players:
             raise PackError(f"{len(seats)} seats for a game of {state.players} players")
         check_seat_names(seats, HUMAN)
+        if HUMAN not in seats and not state.is_terminal:
+            raise PackError(NO_HUMAN)
         self.game = game
         self.state = state
         self.seats = seats

@@ -399,3 +399,34 @@ def test_a_refused_save_is_told_with_the_line_of_its_bad_value() -> None:
     with pytest.raises(Refusal) as refused:
         table_from_save(game, text)
     assert f"$.state.data.pv[1].out (line {line}, column " in str(refused.value)
+
+
+def test_a_table_of_bots_alone_is_refused_new_or_loaded(served: Any) -> None:
+    """Bots alone played the whole game inside the request that started or loaded it (a game's thousands of
+    turns, or an mcts bot's minutes a decision), and the page had no answer until its end."""
+    table = served("tests/packs/card_duel", ["human", "human"], seed=1)
+    before = snapshot(table)
+    response = table.client.post(table.host + "/new", json={"players": 2, "seats": ["random", "greedy"]})
+    assert response.status_code == 400, response.text
+    assert "every seat is a bot: a table needs a human seat" in response.json()["error"]
+    assert snapshot(table) == before
+    saved = json.loads(table.client.get(table.host + "/save").content)
+    saved["seats"] = ["random", "random"]
+    response = table.client.post(table.host + "/load", content=json.dumps(saved).encode())
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith("cannot load this saved game: every seat is a bot")
+    assert snapshot(table) == before
+
+
+def test_a_finished_game_of_bots_alone_loads_to_be_looked_at(served: Any) -> None:
+    table = served("tests/packs/card_duel", ["human", "human"], seed=1)
+    rng = random.Random(1)
+    for _ in range(1000):
+        if table.play_randomly(rng) is None:
+            break
+    assert table.table.state.is_terminal
+    saved = json.loads(table.client.get(table.host + "/save").content)
+    saved["seats"] = ["random", "random"]
+    response = table.client.post(table.host + "/load", content=json.dumps(saved).encode())
+    assert response.status_code == 200, response.text
+    assert table.table.seats == ["random", "random"] and table.table.state.is_terminal

@@ -86,3 +86,15 @@ def test_serve_needs_a_pack_or_a_log(capsys: pytest.CaptureFixture[str], tmp_pat
     assert f"{tmp_path / 'x.jsonl'}: error: cannot read log" in capsys.readouterr().err
     assert main(["serve", "ophir", "--seats", "human,wizard"]) == 1
     assert "unknown seat 'wizard': human, or a bot" in capsys.readouterr().err
+
+
+def test_serve_refuses_seats_of_bots_alone_before_listening(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first game was played to its end by the bots before the server printed its address."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)  # were it served, it would not stay
+    assert main(["serve", "tests/packs/card_duel", "--seats", "random,random", "--port", "0"]) == 1
+    captured = capsys.readouterr()
+    assert "every seat is a bot: a table needs a human seat" in captured.err
+    assert "Serving on" not in captured.out
