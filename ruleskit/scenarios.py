@@ -119,8 +119,9 @@ def _check_invariants(doc: TomlDoc, game: Game, state: State, before: dict[str, 
                       unbalanced: list[Note]) -> None:
     """The position set by hand holds the pack's invariants, as a save must: a test of a rule in a position no
     game reaches tests nothing. The decisions of `then` and of a test's steps start from it, so they need no
-    check of their own. Nor does it hold a piece twice, which no game does whatever the pack's invariants count
-    (`before`: the zones after setup). `invariants = false` opts out, for a position that is partial on purpose."""
+    check of their own. Nor does it hold a piece twice, or leave one setup made in no zone, which no game does
+    whatever the pack's invariants count (`before`: the zones after setup). `invariants = false` opts out, for a
+    position that is partial on purpose."""
     wanted = doc.data.get("invariants", True)
     if not isinstance(wanted, bool):
         raise doc.error(("invariants",), "'invariants' is true or false (false: the position need not hold the "
@@ -148,6 +149,17 @@ def _check_invariants(doc: TomlDoc, game: Game, state: State, before: dict[str, 
                         f"{', '.join(repr(key) for key in zones)}), but the game has only {had}: a game moves "
                         "pieces, never copies them", "write each piece in one zone, or invariants = false for a "
                         "position that is partial on purpose")
+    lost = [note for note in unbalanced if note.lost]
+    if lost:
+        # Whatever the pack's invariants count: a game's moves take pieces from one zone to another, and only
+        # an unlimited pool takes them out of play (the balancing has sent them there already).
+        count = sum(note.lost for note in lost)
+        texts = "; ".join(note.text for note in lost[:5]) + (f"; and {len(lost) - 5} more" if len(lost) > 5 else "")
+        raise doc.error(("zones", lost[0].zone), f"the scenario's position leaves {count} piece"
+                        f"{'' if count == 1 else 's'} setup made in no zone ({texts}): a game moves pieces, never "
+                        "loses them", "write the zone they go to, or invariants = false at the top of the file for "
+                        "a position that is partial on purpose (a deck or bag written short to fix the draws), "
+                        "with a comment saying why")
 
 
 def _json_keys(path: str) -> tuple[str, ...]:

@@ -19,9 +19,11 @@ from .model import Model
 
 
 class Note(NamedTuple):
-    """A piece a written zone gained or lost that could not be balanced against the zones left to setup."""
+    """A piece a written zone gained or lost that could not be balanced against the zones left to setup;
+    `lost` counts the pieces it left in no zone."""
     zone: str
     text: str
+    lost: int = 0
 
 
 def held(content: Any, item: str) -> int:
@@ -156,7 +158,7 @@ def balance_zones(model: Model, before: dict[str, Any], zones: dict[str, Any],
         homes = others(item)
         discard = any(count == _ENDLESS for _, count in homes)
         pools = [key for key, count in homes if count != _ENDLESS and isinstance(zones[key], dict)]
-        for _ in range(-delta):
+        for placed in range(-delta):
             place = room.take(kind)
             if place is not None:
                 zones[place[0]][place[1]] = item
@@ -166,7 +168,7 @@ def balance_zones(model: Model, before: dict[str, Any], zones: dict[str, Any],
                 break  # putting into an unlimited pool leaves its counts as they are
             else:
                 notes.append(Note(zone, f"zone '{zone}' loses {-delta} '{item}', which the scenario puts in no "
-                                        "other zone"))
+                                        "other zone", lost=-delta - placed))
                 break
     for key in positions:
         if model.zones[key.partition("@")[0]].type == "row":

@@ -101,6 +101,50 @@ def test_a_piece_written_in_two_zones_is_an_error_naming_the_first(tmp_path: Pat
     assert state.data["z"]["hand@1"] == ["c3"]
 
 
+def uncounted_pack(tmp_path: Path) -> Path:
+    """The pack without its invariants: nothing in it counts the cards or the goods."""
+    pack = tmp_path / "uncounted"
+    pack.mkdir()
+    (pack / "pack.toml").write_text((PACK / "pack.toml").read_text())
+    game = (PACK / "game.toml").read_text()
+    (pack / "game.toml").write_text(game.split("[invariants.cards_conserved]")[0] + "[scoring]\nscore = \"0\"\n")
+    return pack
+
+
+def test_pieces_left_in_no_zone_are_an_error_whatever_the_invariants_count(tmp_path: Path) -> None:
+    """Refused only when one of the pack's invariants counted the piece: a deck written short by mistake, in a
+    pack that counts nothing, lost its other cards without a word."""
+    pack = uncounted_pack(tmp_path)
+    path = tmp_path / "scenario.toml"
+    path.write_text('players = 2\n[flow]\nactive = 0\n[zones]\ndeck = ["c3"]\n')
+    with pytest.raises(PackError) as caught:
+        ruleskit.scenario(str(path), str(pack))
+    error = caught.value
+    assert error.file == str(path) and error.line == 5
+    assert "leaves 3 pieces setup made in no zone (zone 'deck' loses 1 'c4', which the scenario puts in no " \
+        "other zone;" in str(error) and "a game moves pieces, never loses them" in str(error)
+    assert "invariants = false" in (error.hint or "")
+    path.write_text('players = 2\n[zones]\nsupply = { wood = 1 }\n')  # a pool's count lowered, no pool to take them
+    with pytest.raises(PackError, match="leaves 2 pieces setup made in no zone .zone 'supply' loses 2 'wood'"):
+        ruleskit.scenario(str(path), str(pack))
+
+
+def test_a_position_short_on_purpose_says_so_with_invariants_false(tmp_path: Path) -> None:
+    path = tmp_path / "scenario.toml"
+    path.write_text('invariants = false  # the deck written short fixes the next draw\nplayers = 2\n'
+                    '[zones]\ndeck = ["c3"]\n')
+    state = ruleskit.scenario(str(path), str(uncounted_pack(tmp_path)))
+    assert state.data["z"]["deck"] == ["c3"]
+
+
+def test_pieces_balanced_or_given_back_are_not_lost(tmp_path: Path) -> None:
+    pack = uncounted_pack(tmp_path)
+    path = tmp_path / "scenario.toml"
+    path.write_text('players = 2\n[zones]\n"hand@0" = ["c5"]\n"cargo@0" = { wood = 2 }\n')
+    state = ruleskit.scenario(str(path), str(pack))  # c1 takes c5's place in the deck; the wood leaves the supply
+    assert state.data["z"]["deck"] == ["c3", "c4", "c1", "c6"] and state.data["z"]["supply"]["wood"] == 1
+
+
 def test_an_empty_pool_table_leaves_the_pool_to_setup(tmp_path: Path) -> None:
     state = load(tmp_path, '[zones]\nsupply = {}\n"cargo@0" = { wood = 2 }\n')
     assert state.data["z"]["supply"] == {"wood": 1, "stone": 3}
