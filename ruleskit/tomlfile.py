@@ -11,6 +11,7 @@ import datetime
 import os
 import re
 import stat
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,10 @@ def parse_toml(text: str, name: str) -> TomlDoc:
             line = max(1, len(text.splitlines()))
             message = message.removesuffix("(at end of document)").strip()
         raise PackError(f"TOML syntax error: {message}", file=name, line=line, column=column) from None
+    except ValueError:  # an integer of more digits than Python converts (4,300): tomllib's own error escaped
+        line = long_number_line(text)
+        raise PackError(f"a number of more than {sys.get_int_max_str_digits():,} digits", file=name,
+                        line=line) from None
     if data is None or depth_of(data) > MAX_NESTING:
         raise PackError(f"arrays or tables nested more than {MAX_NESTING} deep", file=name,
                         line=nesting_line(text) or 1)
@@ -270,6 +275,16 @@ def parse_toml(text: str, name: str) -> TomlDoc:
         raise doc.error(when, f"'{'.'.join(when)}' is a TOML date or time; ruleskit values are numbers, "
                         "strings, true/false, lists and tables (write a date as a string)")
     return doc
+
+
+def long_number_line(text: str) -> int | None:
+    """The line of the first run of more digits than Python converts to an integer (TOML's `_` separators
+    counted out), if any."""
+    most = sys.get_int_max_str_digits()
+    for found in re.finditer(r"[0-9_]{%d,}" % (most + 1), text):
+        if len(found.group().replace("_", "")) > most:
+            return text.count("\n", 0, found.start()) + 1
+    return None
 
 
 def _first_date(value: Any, keypath: tuple[str, ...]) -> tuple[str, ...] | None:
