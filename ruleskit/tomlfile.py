@@ -281,7 +281,7 @@ def long_number_line(text: str) -> int | None:
     """The line of the first run of more digits than Python converts to an integer (TOML's `_` separators
     counted out), if any."""
     most = sys.get_int_max_str_digits()
-    for found in re.finditer(r"[0-9_]{%d,}" % (most + 1), text):
+    for found in re.finditer(rf"[0-9_]{{{most + 1},}}", text):
         if len(found.group().replace("_", "")) > most:
             return text.count("\n", 0, found.start()) + 1
     return None
