@@ -186,15 +186,6 @@ def check_log_entry(entry: dict[str, Any]) -> None:
         raise InvalidData("$.type", f"unknown log line type {kind!r}")
 
 
-def read_header(path: str | Path) -> dict[str, Any]:
-    """A log's header line, read without the rest of the log."""
-    header = next(iter_log(path), None)
-    if header is None or header["type"] != "header":
-        raise PackError("a log must start with a header line", file=str(path),
-                        line=1 if header is None else header["_line"])
-    return header
-
-
 def _after_the_result(entry: dict[str, Any], name: str) -> PackError:
     return PackError("nothing may follow the result line", file=name, line=entry["_line"])
 
@@ -285,6 +276,16 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
     `game` is the pack to replay with (a Game, a folder or a built-in name);
     without it the log's header must name a built-in pack.
     """
+    return replay_from_start(path, game)[1]
+
+
+def replay_from_start(path: str | Path, game: Game | str | Path | None = None) -> tuple[State, State]:
+    """Re-run a log as `replay` does: the game as its header set it up (players, seed, options), and the game
+    at its end.
+
+    The log is read once: a second read of it, for its header, found nothing in a pipe (`<(zcat log.gz)`),
+    and read a file changed since the replay without checking it again.
+    """
     name = str(path)
     lines = iter_log(path)
     header = next(lines, None)
@@ -293,6 +294,7 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
     game = log_game(header, name, game)
     players, seed, options = log_start(header, game, name)
     state = game.new_game(players=players, seed=seed, options=options)
+    start = state.clone()
     ended = set_up = False
     for entry in lines:
         line = entry["_line"]
@@ -321,7 +323,7 @@ def replay(path: str | Path, game: Game | str | Path | None = None) -> State:
             ended = True
         else:
             raise PackError(f"a second header at line {line}", file=name, line=line)
-    return state
+    return start, state
 
 
 def _same_chance(got: list[Any], recorded: list[Any], name: str, line: int) -> None:

@@ -20,7 +20,7 @@ from rich.console import Console
 
 from .digits import plain_digits
 from .display import Display
-from .log import read_header, replay
+from .log import replay_from_start
 from .runtime.engine import Action
 from .runtime.state import State
 from .safetext import plain
@@ -50,10 +50,7 @@ def replay_states(path: str | Path, progress: Callable[[int, int], None] | None 
 
     `pack` is the pack folder the log was written with; a built-in pack is found from the log itself.
     """
-    final = replay(path, pack)
-    header = read_header(path)
-    game = final.game
-    start = game.new_game(players=final.players, seed=final.raw["seed"], options=header.get("options") or None)
+    start, final = replay_from_start(path, pack)
     state = start.clone()
     labels = [""]
     decisions = [(entry["action"], entry["player"]) for entry in final.history if not entry.get("setup")]

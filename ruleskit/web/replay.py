@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ReplayMismatch
 from ..game import Game
-from ..log import read_header, replay
+from ..log import replay_from_start
 from ..runtime.state import State
 from ..story import answered
 from ..tableau import Redaction, Tableau, full_view
@@ -29,12 +29,9 @@ class LogReplay:
         """`pack` is the pack folder the log was written with (a log never chooses one); a built-in pack is
         found from the log itself."""
         self.path = str(path)
-        final = replay(path, pack)  # raises ReplayMismatch or PackError, located in the log
+        state, final = replay_from_start(path, pack)  # raises ReplayMismatch or PackError, located in the log
         self.game = final.game
         self.tableau = Tableau(self.game)
-        header = read_header(path)
-        state = self.game.new_game(players=final.players, seed=final.raw["seed"],
-                                   options=header.get("options") or None)
         self.told: list[list[dict[str, Any]]] = [self._setup_lines(state)]
         decisions: list[tuple[str, int]] = []
         before = state

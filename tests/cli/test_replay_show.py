@@ -84,3 +84,20 @@ def test_a_log_of_another_pack_names_both_packs(log: Path, capsys: pytest.Captur
     err = capsys.readouterr().err
     shown, named = ruleskit.load(SHOWN).name, ruleskit.load(other).name
     assert f"this log was written with pack '{shown}', not '{named}'" in err and "has changed" not in err
+
+
+def piped(path: Path) -> str:
+    """A path that reads `path`'s bytes once, as `<(zcat game.jsonl.gz)` gives: a pipe whose writer is done."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, path.read_bytes())  # a small log fits in the pipe's buffer
+    os.close(write_end)
+    return f"/dev/fd/{read_end}"
+
+
+def test_a_log_read_from_a_pipe_is_shown(log: Path) -> None:
+    # The header was read a second time, once the pipe was empty: "a log must start with a header line".
+    states, labels = replay_states(piped(log), pack=SHOWN)
+    assert len(states) == len(labels) == 6
+    assert states[-1].to_json() == ruleskit.log.replay(log, SHOWN).to_json()

@@ -85,3 +85,14 @@ def test_a_log_that_does_not_replay_is_refused_with_its_line(card_duel_log: Path
     with pytest.raises(ReplayMismatch) as caught:
         LogReplay(broken, DUEL)
     assert caught.value.line == 4
+
+
+def test_a_log_read_from_a_pipe_is_replayed(card_duel_log: Path) -> None:
+    # `serve --log <(zcat game.jsonl.gz)`: the header was read a second time, once the pipe was empty.
+    import os
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, card_duel_log.read_bytes())
+    os.close(write_end)
+    log = LogReplay(f"/dev/fd/{read_end}", DUEL)
+    assert log.states[-1].data == ruleskit.log.replay(card_duel_log, DUEL).data
