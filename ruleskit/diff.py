@@ -16,6 +16,7 @@ import tomli_w
 
 from .lang.compiler import Definition
 from .packs import PackReader, PackSource, RawDef, display_path
+from .textlines import file_lines
 
 
 @attrs.frozen
@@ -88,7 +89,7 @@ def comment_above(text: str, line: int | None) -> str | None:
     """The block of `#` comment lines just above line `line` (1-based) of `text`, without the marks."""
     if not line:
         return None
-    lines = text.splitlines()
+    lines = file_lines(text)
     found: list[str] = []
     index = line - 2
     while 0 <= index < len(lines) and lines[index].lstrip().startswith("#"):

@@ -20,6 +20,7 @@ import attrs
 
 from .errors import PackError
 from .limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING
+from .textlines import file_lines
 
 # Every pattern here runs in time linear in the line: no two quantifiers compete for the same characters.
 _TABLE = re.compile(r"^\s*+(\[\[?)([^\]]*+)\]\]?\s*+(#.*)?$")
@@ -76,7 +77,7 @@ class TomlDoc:
         line = self.line_of(keypath)
         if line is None or not keypath or self.lines.get(tuple(keypath)) != line:
             return line, 1, False
-        lines = self.text.splitlines()
+        lines = file_lines(self.text)
         if line > len(lines):
             return line, 1, False
         raw = lines[line - 1]
@@ -103,7 +104,7 @@ def _scan_lines(text: str) -> dict[tuple[str, ...], int]:
     table: tuple[str, ...] = ()
     array_counts: dict[tuple[str, ...], int] = {}
     inside: str | None = None  # the delimiter of the multi-line string being skipped
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(file_lines(text), start=1):
         if inside is not None:
             if raw.count(inside) % 2 == 1:
                 inside = None
@@ -192,7 +193,7 @@ def decode_text(raw: bytes, name: str) -> str:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise PackError("a NUL byte: this is a binary file, not text", file=name, line=line)
     if len(text) > MAX_LINE_CHARS:
-        for number, line_text in enumerate(text.splitlines(), start=1):
+        for number, line_text in enumerate(file_lines(text), start=1):
             if len(line_text) > MAX_LINE_CHARS:
                 raise PackError(f"line too long: {len(line_text)} characters (at most {MAX_LINE_CHARS})",
                                 file=name, line=number)
@@ -259,7 +260,7 @@ def parse_toml(text: str, name: str) -> TomlDoc:
             line, column = int(found.group(1)), int(found.group(2))
             message = message[: found.start()].strip()
         elif message.endswith("(at end of document)"):
-            line = max(1, len(text.splitlines()))
+            line = max(1, len(file_lines(text)))
             message = message.removesuffix("(at end of document)").strip()
         raise PackError(f"TOML syntax error: {message}", file=name, line=line, column=column) from None
     except ValueError:  # an integer of more digits than Python converts (4,300): tomllib's own error escaped

@@ -63,3 +63,14 @@ def test_diff_command_prints_both_versions(variant: Path, capsys: pytest.Capture
     assert "slow-race against dice-race: 4 differences" in out
     assert "- removed   actions.wall" in out
     assert 'label = "Roll the die"' in out and 'label = "Roll slowly"' in out
+
+
+def test_a_line_separator_in_a_comment_changes_no_definition(tmp_path: Path) -> None:
+    # A definition's text was taken from lines counted by `str.splitlines`, which also breaks at U+2028 (allowed
+    # in a comment): every definition after one read the lines above its own, and each was "replaced".
+    for name, comment in (("plain", "# a b c\n"), ("separated", "# a\u2028b\u2028c\n")):
+        shutil.copytree(BASE, tmp_path / name)
+        rules = tmp_path / name / "rules.rk"
+        rules.write_text(comment + rules.read_text(encoding="utf-8"), encoding="utf-8")
+    _, _, differences = diff_packs(str(tmp_path / "plain"), str(tmp_path / "separated"))
+    assert differences == []

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ..textlines import file_lines
 from .parser import Origin, parse, position
 
 if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
@@ -45,7 +46,7 @@ def read_module(text: str, origin: Origin, pack: str = "") -> tuple[list[Definit
     tree = parse(text, "module", origin)
     definitions: list[Definition] = []
     removals: list[tuple[str, str, int | None]] = []
-    lines = text.splitlines()
+    lines = file_lines(text)
     for node in tree.children:
         replace = False
         if node.data == "remove_def":

@@ -334,7 +334,7 @@ class _FileRun:
         if first is None or not self.doc.text:
             return [first] * len(values)
         text = self.doc.text
-        starts = [0, *accumulate(map(len, text.splitlines(keepends=True)))]  # where each line begins (as line_of counts)
+        starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]  # where each line begins (as line_of counts)
         if first > len(starts):
             return [first] * len(values)
         pos = starts[first - 1]

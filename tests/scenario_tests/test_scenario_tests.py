@@ -240,6 +240,16 @@ def test_each_failed_expectation_is_reported_at_its_line(pack: Path, expectation
     assert len(problems) == 1 and f"lucky.toml:{line}: failed: " in problems[0] and message in problems[0], problems
 
 
+def test_a_decision_is_reported_at_its_line_after_a_line_separator(pack: Path) -> None:
+    # A decision's line was found among lines counted by `str.splitlines`, which also breaks at U+2028 (allowed
+    # in a TOML comment): the failure was said to be on a line below its own.
+    text = LUCKY.replace('then = ["roll"]', 'then = ["roll"]  # one\u2028two') + \
+        '\n[[step]]\nfrom = "then"\ndo = [\n    "step:a",\n    "step:goal",\n]\nchecks = ["steps == 1"]\n'
+    problems = run_one(pack, "lucky.toml", text)
+    line = text.split("\n").index('    "step:goal",') + 1
+    assert len(problems) == 1 and f"lucky.toml:{line}: " in problems[0], problems
+
+
 def test_many_legal_patterns_each_match(pack: Path) -> None:
     """Each pattern is looked up, not compared with every offered id (60,000 of them took 137 s against 9,999
     actions): ids and prefixes of every offered action, each many times, all match."""
