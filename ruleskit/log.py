@@ -19,7 +19,7 @@ from .atomic import write_text_atomically
 from .errors import IllegalAction, PackError, ReplayMismatch, RulesError, unusable_json
 from .game import Game, load
 from .jsonlocate import json_path_position
-from .limits import MAX_LOG_LINE_BYTES
+from .limits import MAX_LOG_LINE_BYTES, MAX_RETOLD_STEPS
 from .resources import builtin_packs
 from .runtime.state import State
 from .tomlfile import BYTE_ORDER_MARK
@@ -68,15 +68,24 @@ def log_lines(state: State, options: dict[str, Any] | None = None) -> list[dict[
     return lines
 
 
-def history_replays(state: State) -> bool:
+def history_replays(state: State, most_steps: int = MAX_RETOLD_STEPS) -> bool:
     """Whether the decisions of `state`'s history, replayed from the pack's setup with its seed, lead to `state`.
-    A save edited by hand may hold a history that does not: a log written from it would not replay."""
+    A save edited by hand may hold a history that does not: a log written from it would not replay.
+
+    A history that runs more than `most_steps` steps of the pack's code is a PackError: a save of a pack whose
+    decisions each run near their step budget replayed for about 40 minutes (as `serve` bounds retelling it).
+    """
     try:
         fresh = state.game.new_game(players=state.players, seed=state.raw["seed"])
-        for entry in state.history[1:]:
-            fresh.apply(entry["action"], player=entry["player"])
     except RulesError:
         return False
+    for entry in state.history[1:]:
+        try:
+            fresh.apply(entry["action"], player=entry["player"])
+        except RulesError:
+            return False
+        if fresh.work > most_steps:
+            raise PackError(f"its decisions run more than {most_steps:,} steps of the pack's code to replay")
     return fresh == state
 
 

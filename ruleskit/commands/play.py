@@ -56,9 +56,15 @@ def run(args: argparse.Namespace) -> int:
             raise PackError("give --load or --scenario, not both")
         game, state, saved_seats = load_saved(args.load, args.pack)
         seats = seats or saved_seats
-        if args.log and not state.from_scenario and not history_replays(state):
-            raise PackError(f"--log: the decisions saved in {args.load} do not lead to the game it holds (was it "
-                            "edited?), so a log of it would not replay; play it on without --log")
+        if args.log and not state.from_scenario:
+            try:
+                replays = history_replays(state)
+            except PackError as exc:
+                raise PackError(f"--log: the game saved in {args.load} is too long to check that its log would "
+                                f"replay ({exc.message}); play it on without --log") from None
+            if not replays:
+                raise PackError(f"--log: the decisions saved in {args.load} do not lead to the game it holds (was "
+                                "it edited?), so a log of it would not replay; play it on without --log")
     else:
         if not args.pack and not args.scenario:
             raise PackError("name the pack to play (or continue a saved game with --load FILE)")
