@@ -244,6 +244,11 @@ def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
     from .runtime.data import copy_data
     from .runtime.state import State
 
+    simul = data["flow"]["simul"]
+    if simul is not None and all(str(seat) in simul["picks"] for seat in simul["players"]):
+        # Once the last pick is in, the engine resolves the round at once: left open, nobody decides again.
+        raise InvalidData(_at(_at(_at(path, "flow"), "simul"), "picks"), "every choosing seat has picked, but the "
+                          "round is not resolved: the game could not go on")
     probe = State(game, copy_data(data), None, [])
     try:
         stuck = [p for p in probe.players_to_decide() if not probe.legal_actions(p)]
@@ -447,6 +452,8 @@ def _check_simul(game: Game, simul: Any, players: int, path: str) -> None:
         where = _at(_at(path, "picks"), seat)
         if not plain_digits(seat) or int(seat) not in seats:
             raise InvalidData(where, "a pick by a seat that is not choosing")
+        if seat != str(int(seat)):  # the engine looks a seat's pick up by `str(seat)`: "01" is nobody's
+            raise InvalidData(where, f"a seat is written {int(seat)}, not {seat!r}")
         pick = check_table(where, pick)
         check_keys(where, pick, ("action", "args"))
         if not _named(pick["action"], game.actions):
