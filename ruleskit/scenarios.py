@@ -109,7 +109,10 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
             check_deciders_can_act(game, state.data, "$")
         except InvalidData as exc:
             where = next((key for key in ("flow", "zones", "vars", "players_vars", "items") if key in doc.data), "")
-            raise doc.error((where,) if where else (), f"the scenario's state cannot go on: {exc.message}") from None
+            hint = "set the stage before it, and reach this one by the decisions of 'then'" \
+                if exc.path.endswith(".simul") else None  # a round of picks is opened by the engine alone
+            raise doc.error((where,) if where else (), f"the scenario's state cannot go on: {exc.message}",
+                            hint) from None
     _check_invariants(doc, game, state, before, unbalanced)
     _play(doc, state, "then", only_pending=False)
     return state

@@ -245,6 +245,12 @@ def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
     from .runtime.state import State
 
     simul = data["flow"]["simul"]
+    stage = game.stages.get(data["flow"]["stage"])
+    if simul is None and stage is not None and stage.simultaneous is not None:
+        # The engine opens a round of picks on entering such a stage: without one, the player whose turn it is
+        # took the picks as turns of their own, one after another, and none was resolved.
+        raise InvalidData(_at(_at(path, "flow"), "simul"), f"stage {_short(data['flow']['stage'])} is one of "
+                          "secret picks made at once, but no round of picks is open")
     if simul is not None and all(str(seat) in simul["picks"] for seat in simul["players"]):
         # Once the last pick is in, the engine resolves the round at once: left open, nobody decides again.
         raise InvalidData(_at(_at(_at(path, "flow"), "simul"), "picks"), "every choosing seat has picked, but the "
