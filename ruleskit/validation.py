@@ -480,8 +480,12 @@ def _check_pick_args(game: Game, action: Any, args: dict[str, Any], players: int
         value = args[param.name]
         if param.type == "player":
             check_seat(_at(path, param.name), value, players)
-        elif param.type in model.kinds and value not in model.items_of(param.type, players):
-            raise InvalidData(_at(path, param.name), f"{_short(value)} is not an item of kind '{param.type}'")
+        elif param.type in model.kinds:
+            if value not in model.items_of(param.type, players):
+                raise InvalidData(_at(path, param.name), f"{_short(value)} is not an item of kind '{param.type}'")
+        else:  # a number, a text, a list...: of its type, as the action's code reads it (`none` for a number
+            # was a TypeError at the pick's cost)
+            check_value(_at(path, param.name), model, param.type, value, players)
 
 
 def _check_result(result: Any, players: int, path: str) -> None:
