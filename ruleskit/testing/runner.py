@@ -428,8 +428,9 @@ def check_log(path: str | Path, pack: str | Path | Game | None = None, *,
         entry = next_decision()
         if entry is None:
             raise _LogEnded()
+        player = entry.get("player")  # none, or left out, as `replay` takes it: the first player offered the id
         for action in legal:
-            if action.id == entry["action"] and action.player == entry.get("player", action.player):
+            if action.id == entry["action"] and (player is None or action.player == player):
                 return action
         raise InvariantFailure("replay", f"logged action {entry['action']!r} (line {entry['_line']}) "
                                "is not offered here")

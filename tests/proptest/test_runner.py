@@ -169,3 +169,23 @@ def test_a_new_action_that_is_refused_is_caught_between_the_costly_checks() -> N
     state._legal = state.legal_actions() + [bogus]
     with pytest.raises(InvariantFailure, match="offered but refused"):
         checks.check(state, 1)  # not a costly step, but the id is new in this game
+
+
+def test_a_logged_decision_without_its_player_is_rechecked_as_replay_takes_it(tmp_path: Path) -> None:
+    # `"player": null` (or no player) is the first player offered the id, in `replay` and here alike: it was
+    # matched against no player, and a log that replays was reported as the pack's failure ("not offered").
+    import ruleskit
+    from ruleskit.log import replay, write_log
+
+    state = ruleskit.load(DICE_RACE).new_game(players=2, seed=4)
+    for _ in range(8):
+        state.apply(state.legal_actions()[0])
+    log = tmp_path / "race.jsonl"
+    write_log(state, log)
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        if line["type"] == "decision":
+            line["player"] = None
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert replay(log, DICE_RACE) == state
+    assert check_log(log, DICE_RACE) is None
