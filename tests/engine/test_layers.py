@@ -16,6 +16,7 @@ PACKAGE = Path(ruleskit.__file__).parent
 # Lowest first. A module may import its own layer and the layers below it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("ruleskit.errors", "ruleskit.limits", "ruleskit.resources", "ruleskit.safetext", "ruleskit.digits", "ruleskit.atomic",
+              "ruleskit.textlines",
               "ruleskit.cache")),
     ("data", ("ruleskit.schema", "ruleskit.tomlfile", "ruleskit.model")),
     ("runtime", ("ruleskit.runtime", "ruleskit.validation")),
