@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import PackError
@@ -21,9 +22,35 @@ def _check_writable(folder: Path, what: str, target: Path) -> None:
     probe.unlink(missing_ok=True)
 
 
-def check_output_file(path: str | Path, what: str) -> Path:
-    """A file a command will write: not a folder, in a folder that exists and takes new files."""
+PACK_SUFFIXES = (".toml", ".rk")
+"""The files a pack folder is read from (the manifest, its files, its scenario tests)."""
+
+
+def check_not_input(target: Path, what: str, inputs: Sequence[Path]) -> None:
+    """Refuse an output that is one of the command's input files, or a .toml or .rk file in an input folder
+    (a pack's, or a base's it extends): it would overwrite what the command reads, or be read as part of the
+    pack next time. Other files beside a pack's (a log, a summary) are the user's to write there."""
+    try:
+        resolved = target.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return  # the checks that open the path say what is wrong with it
+    for source in inputs:
+        try:
+            read = source.resolve()
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if resolved == read:
+            raise PackError(f"{what} '{target}' is a file this command reads; name another file")
+        if resolved.suffix.lower() in PACK_SUFFIXES and read.is_dir() and read in resolved.parents:
+            raise PackError(f"{what} '{target}' would write a {resolved.suffix} file into the pack folder "
+                            f"'{read}', whose .toml and .rk files this command reads; name another file")
+
+
+def check_output_file(path: str | Path, what: str, inputs: Sequence[Path] = ()) -> Path:
+    """A file a command will write: not a folder, not one of its `inputs` nor a pack file of an input folder
+    (`check_not_input`), in a folder that exists and takes new files."""
     target = Path(path)
+    check_not_input(target, what, inputs)
     if target.is_dir():
         raise PackError(f"{what} '{target}' is a folder; name a file")
     if not target.parent.is_dir():

@@ -180,6 +180,29 @@ def find_base(ref: str, variant: Path) -> Path:
     return resolved
 
 
+def pack_folders(ref: str | Path) -> list[Path]:
+    """The folders a load of `ref` reads: the pack's and those of the bases it extends, as far as they are
+    found (a bad chain is the load's error to report, not this one's). A command's outputs must stay out of them."""
+    import tomllib
+
+    folders: list[Path] = []
+    try:
+        root = find_pack(ref)
+    except PackError:
+        return folders
+    while root not in folders and len(folders) < MAX_CHAIN:
+        folders.append(root)
+        try:
+            manifest = tomllib.loads(read_bytes(root / "pack.toml", "pack.toml").decode("utf-8"))
+            extends = manifest.get("extends")
+            if not isinstance(extends, str):
+                break
+            root = find_base(extends, root)
+        except (PackError, OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError):
+            break
+    return folders
+
+
 def _structure(converter: cattrs.Converter, data: Any, cls: type, doc: TomlDoc, keypath: tuple[str, ...],
                what: str) -> Any:
     if not isinstance(data, dict):

@@ -7,6 +7,7 @@ drawn again later.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def check_plot_path(path: str | Path) -> Path:
+def check_plot_path(path: str | Path, inputs: Sequence[Path] = ()) -> Path:
     """The path to draw to, if its suffix names a format we draw and matplotlib is there to draw it (checked
     before any long run)."""
     target = Path(path)
@@ -37,7 +38,7 @@ def check_plot_path(path: str | Path) -> Path:
         raise PackError(f"cannot draw '{target}': give a file ending in .png or .svg")
     # A folder that is missing or takes no file failed only at the drawing, after every game, and the run's
     # --json was never written.
-    check_output_file(target, "--plot")
+    check_output_file(target, "--plot", inputs)
     _pyplot()
     return target
 

@@ -55,16 +55,18 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import compare
     from ..errors import PackError
     from ..game import load
+    from ..packs import pack_folders
 
+    packs = pack_folders(args.base) + pack_folders(args.variant)
     if args.plot:
         from ..plots import check_plot_path
 
-        check_plot_path(args.plot)
+        check_plot_path(args.plot, packs)
     from ..outputs import check_output_file
 
     workers = local_workers(args.workers, args.games)
     if args.json and args.json != "-":
-        check_output_file(args.json, "--json")
+        check_output_file(args.json, "--json", packs)
     base, variant = load(args.base), load(args.variant)
     low, high = max(base.min_players, variant.min_players), min(base.max_players, variant.max_players)
     if low > high:  # it read "both packs are played by 3-2 players"

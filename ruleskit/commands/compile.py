@@ -26,7 +26,9 @@ def run(args: argparse.Namespace) -> int:
     from ..outputs import check_output_file
 
     if args.out:
-        check_output_file(args.out, "--out")
+        from ..packs import pack_folders
+
+        check_output_file(args.out, "--out", pack_folders(args.pack))
     game = load(args.pack, backend="compiled")
     code = game.code
     if args.out:

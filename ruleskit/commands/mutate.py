@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
         raise PackError(f"--limit must be at least 1, not {args.limit}")
     chosen = pick(mutants, args.limit, args.seed)
     if args.out is not None:  # before any mutant runs: a bad path failed after the first one's minutes
-        check_output_file(args.out, "--out")
+        from ..packs import pack_folders
+
+        inputs = pack_folders(args.pack) + ([args.corpus] if args.corpus else [])
+        check_output_file(args.out, "--out", inputs)
     if args.list:
         for mutant in chosen:
             print(f"{mutant.id} {mutant.where}: {mutant.description}")

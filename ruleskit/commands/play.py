@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from .options import list_text, name_text, path_text
 from .simulate import positive_int, seed_int
@@ -47,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = fresh_seed()
     if args.log:  # checked now, not when the game is over and its log would be lost
-        check_output_file(args.log, "--log")
+        from ..packs import pack_folders
+
+        check_output_file(args.log, "--log", [Path(name) for name in (args.load, args.scenario) if name])
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if seats is not None:
         check_seat_names(seats, HUMAN)
@@ -85,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
         raise PackError(f"--seats names {len(seats)} seats for {state.players} players")
     if args.log and state.from_scenario:  # refused now, not when the game is over
         raise PackError(f"--log: {SCENARIO_NOT_LOGGED} (type 'save FILE' at the prompt)")
+    if args.log:  # the pack is known only now when a save or a scenario names it
+        from ..outputs import check_not_input
+        from ..packs import pack_folders
+
+        check_not_input(Path(args.log), "--log", pack_folders(game.source.root))
     session = PlaySession(game, state, seats, Console(highlight=False), seed=args.seed, log_path=args.log,
                           layout=args.layout)
     return session.run()

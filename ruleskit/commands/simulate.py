@@ -84,19 +84,21 @@ def run(args: argparse.Namespace) -> int:
     from ..bots import seat_bots
     from ..errors import PackError
     from ..game import load
+    from ..packs import pack_folders
     from ..report import print_summary
     from ..simulate import simulate
 
+    packs = pack_folders(args.pack)
     if args.plot:
         from ..plots import check_plot_path
 
-        check_plot_path(args.plot)
+        check_plot_path(args.plot, packs)
     from ..outputs import check_fresh_folder, check_output_file
     from ..simulate import LOG_PATTERN
 
     workers = local_workers(args.workers, args.games)
     if args.json and args.json != "-":
-        check_output_file(args.json, "--json")
+        check_output_file(args.json, "--json", packs)
     if args.log_dir:
         check_fresh_folder(args.log_dir, "--log-dir", LOG_PATTERN, "game logs")
     game = load(args.pack)

@@ -126,6 +126,11 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"pack": game.name, "ok": scenarios is None or scenarios.ok,
                               "scenarios": scenarios and scenarios.to_json()}))
         return 0 if scenarios is None or scenarios.ok else 1
+    if args.out is not None:  # before the games: a failure found after minutes was then not written
+        from ..outputs import check_output_file
+        from ..packs import pack_folders
+
+        check_output_file(args.out, "--out", pack_folders(args.pack))
     out = args.out or Path(f"{safe_file_stem(game.name)}-failure.jsonl")
     display = ProgressDisplay(games, budget, enabled=not (args.quiet or args.json))
     with display:

@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
 
     workers = local_workers(args.workers, args.games)
     if args.json:
-        check_output_file(args.json, "--json")
+        from ..packs import pack_folders
+
+        check_output_file(args.json, "--json", pack_folders(args.pack))
     game = load(args.pack)
     players = args.players if args.players is not None else game.min_players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
