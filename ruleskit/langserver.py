@@ -8,19 +8,30 @@ text and so keeps working while the pack has errors.
 
 from __future__ import annotations
 
+import logging
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+    JsonRpcServerNotInitialized,
+)
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol import LanguageServerProtocol, json_rpc, lsp_method
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import from_fs_path, to_fs_path
 
 from .errors import RulesError
 from .game import GameBuilder, load
+from .lspframing import MALFORMED
 from .packindex import (
     KEYWORDS,
     PREDEFINED,
@@ -38,14 +49,64 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PackProtocol(LanguageServerProtocol):
-    """pygls' protocol, but a change to a document never opened is ignored (pygls raised a KeyError, shown to
-    the user as an error in the server): there is no text to apply it to."""
+    """pygls' protocol, but every message it cannot use is answered with an error and the server keeps running:
+    a change to a document never opened is ignored (pygls raised a KeyError, shown to the user as an error in
+    the server: there is no text to apply it to); a message that could not be read (`lspframing.MALFORMED`) or
+    whose fields are not the method's (pygls logged a traceback and never answered, so the editor waited on
+    the request) is answered with its JSON-RPC error; a request before `initialize` or after `shutdown` is
+    refused as the protocol says (pygls answered the first with a traceback of its missing workspace and
+    never answered the second)."""
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Iterator[Any]:
         if unquote(params.text_document.uri) not in self.workspace.text_documents:  # keyed as pygls keys them
             return
         yield from super().lsp_text_document__did_change(params)
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        if "jsonrpc" not in data:
+            return data
+        quiet = logging.getLogger(json_rpc.__name__)
+        was, quiet.disabled = quiet.disabled, True  # it logs a traceback of the fields it could not read
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            what = "its fields are not those of the method" if isinstance(exc, JsonRpcInvalidParams) \
+                else "it could not be read"
+            method = data.get("method")
+            problem = f"{method if isinstance(method, str) else 'the message'}: {what}"
+            return {MALFORMED: {"problem": problem, "id": data.get("id"), "code": exc.code}}
+        finally:
+            quiet.disabled = was
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, dict):
+            self.answer_malformed(message.get(MALFORMED))
+            return
+        method = getattr(message, "method", None)
+        if method not in (None, types.INITIALIZE, types.EXIT) and self._workspace is None:
+            if isinstance(message, RPCRequest):  # a notification before initialize is dropped, as the protocol says
+                self._send_response(message.id, error=types.ResponseError(
+                    code=JsonRpcServerNotInitialized.CODE, message=f"{method}: the server is not initialized yet"))
+            return
+        if method not in (None, types.EXIT) and self._shutdown and isinstance(message, RPCRequest):
+            # pygls dropped it without an answer, and the editor waited on it
+            self._send_response(message.id, error=types.ResponseError(
+                code=JsonRpcInvalidRequest.CODE, message=f"{method}: the server has been shut down"))
+            return
+        super().handle_message(message)
+
+    def answer_malformed(self, note: Any) -> None:
+        """A message that could not be used: an error response to its request (id null when its id is unknown),
+        and a line on stderr for the editor's log."""
+        note = note if isinstance(note, dict) else {}
+        problem = str(note.get("problem") or "the message is not a JSON-RPC message")
+        message_id = note.get("id")
+        if not isinstance(message_id, (int, str)) or isinstance(message_id, bool):
+            message_id = None
+        code = note.get("code") if isinstance(note.get("code"), int) else JsonRpcParseError.CODE
+        print(f"ruleskit lsp: {problem}", file=sys.stderr, flush=True)
+        self._send_data(types.ResponseErrorMessage(id=message_id, error=types.ResponseError(code=code, message=problem)))
 
 
 class PackServer(LanguageServer):
@@ -61,22 +122,22 @@ class PackServer(LanguageServer):
         """The open documents' texts, by path."""
         texts = {}
         for uri, document in self.workspace.text_documents.items():
-            path = to_fs_path(uri)
-            if path:
-                texts[Path(path).resolve()] = document.source
+            path = file_of(uri)
+            if path is not None:
+                texts[path] = document.source
         return texts
 
     def index_for(self, uri: str) -> tuple[PackIndex, Path] | None:
-        path = to_fs_path(uri)
-        root = find_root(Path(path)) if path else None
+        path = file_of(uri)
+        root = find_root(path) if path is not None else None
         if path is None or root is None:
             return None
-        return PackIndex.build(root, self.overrides()), Path(path).resolve()
+        return PackIndex.build(root, self.overrides()), path
 
     def check(self, uri: str) -> None:
         """Load the pack holding `uri` and publish its error, or clear what was reported before."""
-        path = to_fs_path(uri)
-        root = find_root(Path(path)) if path else None
+        path = file_of(uri)
+        root = find_root(path) if path is not None else None
         if path is None or root is None:
             return
         root = root.resolve()
@@ -87,9 +148,21 @@ class PackServer(LanguageServer):
         for file, diagnostics in found.items():
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=from_fs_path(str(file)) or "",
                                                                                   diagnostics=diagnostics))
-        self.reported[root] = set(found) | {Path(path).resolve()}
-        if Path(path).resolve() not in found:
+        self.reported[root] = set(found) | {path}
+        if path not in found:
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def file_of(uri: str) -> Path | None:
+    """The file a document's address names, resolved; None for an address that names no usable file (another
+    scheme, or a path with a NUL byte: every later request failed on it while the document stayed open)."""
+    path = to_fs_path(uri)
+    if not path:
+        return None
+    try:
+        return Path(path).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
 
 
 def diagnose(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Diagnostic]]:

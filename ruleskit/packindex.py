@@ -213,9 +213,12 @@ class PackIndex:
 
 def find_root(path: Path) -> Path | None:
     """The pack folder holding `path`: the nearest folder up with a pack.toml."""
-    for folder in [path if path.is_dir() else path.parent, *path.parents]:
-        if (folder / "pack.toml").is_file():
-            return folder
+    try:
+        for folder in [path if path.is_dir() else path.parent, *path.parents]:
+            if (folder / "pack.toml").is_file():
+                return folder
+    except (OSError, ValueError):  # a name the system refuses (too long): no pack holds it
+        return None
     return None
 
 
