@@ -23,6 +23,7 @@ each seeing only its own view, so no one sees the others' secret picks.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -40,6 +41,8 @@ from .actions import ActionIndex
 from .layout import ObservationLayout
 
 MAX_DECISIONS = 20_000
+SHARED = frozenset({"game", "layout", "index"})
+"""What copies of an environment share: fixed by the pack and the number of players."""
 RENDER_MODES = ("human", "ansi")
 
 
@@ -231,6 +234,43 @@ class RulesEnv(AECEnv):
             print(clean(text, newlines=True))  # pack text is never a terminal's escape sequences
             return None
         return text
+
+    # ------------------------------------------------------------- copies
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RulesEnv:
+        """An environment that plays on from here alone: the game, its layout and its index are shared (play
+        never changes them), the position is cloned. Copied field by field, the position's actions refused
+        to be written and the copy failed (an AttributeError)."""
+        twin = copy.copy(self)
+        memo[id(self)] = twin
+        for name, value in vars(self).items():
+            if name in SHARED:
+                continue
+            setattr(twin, name, value.clone() if isinstance(value, State) else copy.deepcopy(value, memo))
+        return twin
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The environment for pickling (a vector of environments in worker processes): the pack by its
+        folder and content, the position as its JSON. The game's compiled code cannot be pickled."""
+        fields = {name: value for name, value in vars(self).items() if name not in SHARED and name != "state_"}
+        fields["pack_"] = {"root": str(self.game.source.root), "backend": self.game.backend,
+                           "hash": self.game.content_hash}
+        fields["state_"] = None if self.state_ is None else self.state_.to_json()
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        pack = fields.pop("pack_")
+        game = load(pack["root"], pack["backend"])
+        if game.content_hash != pack["hash"]:
+            raise PackError(f"the pack at {pack['root']} changed since this environment was pickled: "
+                            "its position is of other rules")
+        saved = fields.pop("state_")
+        self.__dict__.update(fields)
+        self.game = game
+        self.layout = ObservationLayout(game, self.players)
+        self.index = action_index(game, self.players)
+        # written by `__getstate__` of this same game (a pickle is trusted code anyway)
+        self.state_ = None if saved is None else State.from_json(game, saved, trusted=True)
 
     def close(self) -> None:
         self.state_ = None
