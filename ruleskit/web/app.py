@@ -8,6 +8,7 @@ address adds starting, saving and loading games and the log.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from .table import Refusal
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 4 * 1024 * 1024  # a saved game of a full-size pack is well under 100 KB
+BODY_SECONDS = 30.0  # a saved game's upload at a slow connection's few KB/s takes well under this
 NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -59,10 +61,19 @@ async def pack_failed(request: Request, exc: Exception) -> JSONResponse:
 PACK_ERRORS: dict[Any, Callable[..., Any]] = {RulesError: pack_failed}
 
 
-async def read_body(request: Request) -> bytes:
+async def read_body(request: Request, seconds: float = BODY_SECONDS) -> bytes:
+    """The request's body, refused past `MAX_BODY` bytes or when it has not all come within `seconds`: a
+    client that sends a byte now and then held a worker and the request open for as long as it liked."""
     declared = request.headers.get("content-length")
     if declared is not None and (not plain_digits(declared) or int(declared) > MAX_BODY):
         raise Refusal("the request is too large", 413)
+    try:
+        return await asyncio.wait_for(collect_body(request), seconds)
+    except TimeoutError:
+        raise Refusal(f"the request's body did not arrive within {seconds:g} seconds", 408) from None
+
+
+async def collect_body(request: Request) -> bytes:
     body = b""
     async for chunk in request.stream():
         body += chunk
