@@ -401,8 +401,15 @@ class PlaySession:
         if not path:
             self.console.print("Say where: save FILE")
             return
+        from .outputs import check_not_input
+        from .packs import pack_folders
+
         try:
+            check_not_input(Path(path), "save", pack_folders(self.state.game.source.root))
             save_game(self.state, self.seats, path)
+        except PackError as exc:  # a file of the pack being played
+            self.console.print(plain(exc.message))
+            return
         except OSError as exc:
             self.console.print(plain(f"Cannot save to {as_typed(path)}: {exc.strerror}"))
             return

@@ -60,3 +60,14 @@ def test_other_files_in_a_pack_folder_are_written(variant: tuple[Path, Path]) ->
     pack, _ = variant
     assert main(["simulate", str(pack), "-n", "2", "-q", "--json", str(pack / "summary.json")]) == 0
     assert (pack / "summary.json").is_file()
+
+
+def test_save_at_the_prompt_over_a_pack_file_is_refused(variant: tuple[Path, Path], script,  # type: ignore[no-untyped-def]
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    pack, base = variant
+    before = snapshot(pack, base)
+    script([f"save {base / 'rules.rk'}", f"save {pack.parent / 'game.json'}", "quit"])
+    assert main(["play", str(pack), "--seats", "human,random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "into the pack folder" in out and "Saved to" in out
+    assert snapshot(pack, base) == before and (pack.parent / "game.json").is_file()
