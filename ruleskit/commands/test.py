@@ -156,7 +156,7 @@ def _print_report(report: Report, as_json: bool, coverage: bool, scenarios: Any)
                           "coverage": None if report.coverage is None or not coverage
                           else report.coverage.to_json(),
                           "scenarios": scenarios and scenarios.to_json()}))
-        return 0 if report.ok and (scenarios is None or scenarios.ok) else 1
+        return _exit_code(report, scenarios)
     print(report.summary())
     if report.coverage is not None and coverage:
         print(report.coverage.table())
@@ -164,4 +164,12 @@ def _print_report(report: Report, as_json: bool, coverage: bool, scenarios: Any)
         print(f"problem: {problem}", file=sys.stderr)
     if report.failure is not None:
         print(report.failure.describe(), file=sys.stderr)
-    return 0 if report.ok and (scenarios is None or scenarios.ok) else 1
+    return _exit_code(report, scenarios)
+
+
+def _exit_code(report: Report, scenarios: Any) -> int:
+    """1 for a failure; 130, as for any command stopped by Ctrl-C, for a run interrupted before it found one (a
+    script must not read it as a pass); else 0. A time budget that runs out is a bound asked for: 0."""
+    if not report.ok or (scenarios is not None and not scenarios.ok):
+        return 1
+    return 130 if report.interrupted else 0

@@ -93,6 +93,7 @@ class Report:
     policy: str = "random"
     budget: float | None = None  # seconds
     stopped: str | None = None  # what ended the run early: the time budget or Ctrl-C
+    interrupted: bool = False  # by Ctrl-C: the run did not do what it was asked, failure or not
     shrinking: bool = False
     shrink_attempts: int = 0
     players_now: int | None = None  # the player count of the game being played
@@ -258,6 +259,7 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
         report.stopped = f"the time budget ({format_seconds(time_budget or 0)})"
     except KeyboardInterrupt:
         report.stopped = "an interruption (Ctrl-C)"
+        report.interrupted = True
     report.shrinking = False
     report.players_now = None
     report.seconds = deadline.elapsed

@@ -86,6 +86,20 @@ def test_ctrl_c_while_shrinking_keeps_the_shortest_game_so_far(tmp_path: Path) -
     assert "stopped by an interruption" in report.summary()
 
 
+def test_a_run_interrupted_before_any_failure_exits_130_not_as_a_pass(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from ruleskit.testing import runner
+
+    def interrupted(self: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner.GameRun, "play", interrupted)
+    assert main(["test", str(SMALL_LOCK), "--games", "3", "-q"]) == 130
+    assert "stopped by an interruption (Ctrl-C)" in capsys.readouterr().out
+    assert main(["test", str(SMALL_LOCK), "--games", "3", "--json"]) == 130
+    assert json.loads(capsys.readouterr().out)["stopped"] == "an interruption (Ctrl-C)"
+
+
 def test_a_budget_that_ends_while_shrinking_prints_the_failure_and_writes_the_log(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(budget, "time", FakeClock())  # every check of the deadline is a second
