@@ -161,3 +161,20 @@ def test_compile_command_shows_a_function_too_deep_to_print(tmp_path: Path,
     state = ruleskit.load(pack, cache=False).new_game(players=2, seed=1)
     state.apply(state.legal_actions()[0])
     assert state.data["pv"][0]["points"] == 1
+
+
+def test_compiled_code_keeps_pack_text_out_of_its_comments(tmp_path: Path) -> None:
+    # A line break in the version or an action's name ended the comment naming it, and the rest of the line was
+    # Python code in the listing that `compile --emit` prints.
+    import ast
+
+    from engine_support import TINY_GAME, TINY_MANIFEST, write_pack
+
+    injected = "\\nINJECTED = 1\\r#"
+    manifest = TINY_MANIFEST.replace('version = "0.1"', f'version = "0.1{injected}"')
+    game = TINY_GAME.replace("[actions.score]", f'[actions."score{injected}"]')
+    pack = write_pack(tmp_path / "broken_lines", manifest=manifest, game=game)
+    code = ruleskit.load(pack, backend="compiled", cache=False).code
+    names = {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
+    assert "INJECTED" not in names
+    assert "# action score\\nINJECTED = 1\\r# (" in code
