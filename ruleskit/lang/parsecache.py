@@ -22,7 +22,7 @@ from lark.tree import Meta
 
 from ..cache import Cache, digest
 
-TREE_FORMAT = "2"
+TREE_FORMAT = "3"  # 3: trees checked with each elif a level deeper than the one before
 META_FIELDS = ("line", "column", "end_line", "end_column", "start_pos", "end_pos", "container_line",
                "container_column", "container_end_line", "container_end_column", "container_start_pos",
                "container_end_pos")

@@ -161,7 +161,18 @@ def _check_depth(tree: Tree, origin: Origin, shift: int) -> None:
                 line, column = origin.at(*position(node))
                 raise LanguageError(f"for loops nested more than {MAX_LOOP_NESTING} deep", file=origin.file,
                                     line=line, column=column, hint="move the inner loops into a procedure")
-        stack.extend((child, depth + 1, loops) for child in node.children if isinstance(child, Tree))
+        # Each `elif` is one level deeper than the one before: the generated code nests it in the last one's
+        # `else`, and 3,000 of them overflowed the stack while making that code.
+        branches = 0
+        for child in node.children:
+            if isinstance(child, Tree):
+                branches += child.data == "elif_part"
+                if depth + branches > MAX_TREE_DEPTH:
+                    line, column = origin.at(*position(child))
+                    raise LanguageError(f"too many elif branches in one if (more than {MAX_TREE_DEPTH} levels deep)",
+                                        file=origin.file, line=line, column=column,
+                                        hint="split the branches over procedures, or look the value up in a list")
+                stack.append((child, depth + max(1, branches), loops))
 
 
 def text_at(text: str, pos: int | None) -> str:
