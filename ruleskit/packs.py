@@ -9,6 +9,7 @@ updates (`[update.SECTION.NAME]`, a deep merge of keys) or removes
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import hashlib
@@ -327,13 +328,18 @@ def _first_wrong_type(exc: BaseException) -> str | None:
     return None
 
 
+# A part of a cattrs error path: `.name`, or `[key]` with the key written as Python writes it (`['a.b']`, `[0]`).
+_PATH_PART = re.compile(r"""\.([A-Za-z_][A-Za-z0-9_]*)|\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?\d+)\]""")
+
+
 def _path_parts(path: str) -> tuple[str, ...]:
+    """The keys of a cattrs error path (`$.groups['a.b']`): a table's own key may hold dots, brackets and
+    escapes, and splitting the path at its dots lost its line (an error naming the file alone)."""
     path = path.strip().removeprefix("$")
     parts: list[str] = []
-    for piece in path.replace("[", ".").replace("]", "").split("."):
-        piece = piece.strip("'\"")
-        if piece:
-            parts.append(piece)
+    for found in _PATH_PART.finditer(path):
+        name, key = found.groups()
+        parts.append(name if name is not None else str(ast.literal_eval(key)))
     return tuple(parts)
 
 

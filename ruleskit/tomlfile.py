@@ -23,7 +23,9 @@ from .limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING
 from .textlines import file_lines
 
 # Every pattern here runs in time linear in the line: no two quantifiers compete for the same characters.
-_TABLE = re.compile(r"^\s*+(\[\[?)([^\]]*+)\]\]?\s*+(#.*)?$")
+# A quoted part of a table's name may hold `]` (`[actions."x]y"]`): the header was not seen, and the keys under it
+# were given to the table before.
+_TABLE = re.compile(r"""^\s*+(\[\[?)((?:[^\]"']|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')*+)\]\]?\s*+(#.*)?$""")
 _KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=""")
 _INLINE_KEY = re.compile(r"""[{,]\s*+([A-Za-z0-9_\-]++|"[^"\n,{]*+")\s*+=""")
 _MULTILINE_OPEN = re.compile(r"""^\s*(\"\"\"|''')""")

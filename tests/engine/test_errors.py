@@ -159,13 +159,24 @@ def test_multiline_effect_error_has_the_file_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("header", ['[actions."sc\\u006fre"]', '[actions."a\\"b"]', '[actions."a\\nb"]',
-                                    "[actions.'lit\\eral']", '[ actions . "sp ace" ]'])
+                                    "[actions.'lit\\eral']", '[ actions . "sp ace" ]', '[actions."x]y"]',
+                                    "[actions.'x]y']", '[actions."a\\"]b"]'])
 def test_an_error_under_a_quoted_table_name_has_its_own_line(tmp_path: Path, header: str) -> None:
     # The name is read as TOML reads it (escapes and all) to find its line, not taken as written.
     game = TINY_GAME.replace("[actions.score]", header).replace("double(1)", "nope")
     root = write_pack(tmp_path / "pack", game=game)
     error = load_error(root)
     assert_located(error, root / "game.toml", line_of(root / "game.toml", "nope"), "unknown name 'nope'")
+
+
+@pytest.mark.parametrize("key", ['"a.b"', '"a]b"', '"a\\nb"', "'x[0]'"])
+def test_an_error_under_a_key_holding_dots_or_brackets_has_its_line(tmp_path: Path, key: str) -> None:
+    # The key is read from cattrs' path as written there (`['a.b']`), not split at its dots: the error named the
+    # file alone.
+    game = TINY_GAME + f"\n[report.groups.{key}]\nexpr = \"1\"\n"
+    root = write_pack(tmp_path / "pack", game=game)
+    error = load_error(root)
+    assert_located(error, root / "game.toml", line_of(root / "game.toml", "[report.groups."), "should be a string")
 
 
 def test_a_syntax_error_lists_what_was_expected_as_written(tmp_path: Path) -> None:
