@@ -45,6 +45,20 @@ class DisplayHints:
 
     @classmethod
     def of(cls, game: Game) -> DisplayHints:
+        """The hints of `game`, checked; a mistake is an error at the key it is about, for `play`, `serve` and
+        `replay --show` as for `check` (they named the pack alone)."""
+        try:
+            return cls._checked(game)
+        except PackError as exc:
+            raw = game.source.defs.get(("display", ""))
+            if raw is not None and exc.file is None:
+                key = _key_named(exc.message)
+                line = raw.doc.line_of(raw.keypath + (key,)) if key else None
+                exc.file, exc.line = raw.source.file, line or raw.source.line
+            raise
+
+    @classmethod
+    def _checked(cls, game: Game) -> DisplayHints:
         raw = game.display or {}
         where = "[display] of pack " + game.name
         for key in raw:
@@ -85,6 +99,14 @@ class DisplayHints:
 
 
 _KIND_NAMES = {str: "string", list: "list", dict: "table"}
+
+
+def _key_named(message: str) -> str | None:
+    """The hint key an error about `[display]` is about ("symbols names unknown 'x'" is about symbols)."""
+    for key in ("symbols", "labels", "hide", "board", "players", "title"):
+        if f": {key} " in message or f"'{key}'" in message or f": {key}." in message:
+            return key
+    return None
 
 
 def _known_names(game: Game) -> set[str]:

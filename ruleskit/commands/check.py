@@ -44,27 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_display(game: Game) -> None:
-    """The `[display]` hints checked as `play` reads them, the error located at the key it is about."""
+    """The `[display]` hints checked as `play` reads them (an error is located at the key it is about)."""
     from ..display import DisplayHints
-    from ..errors import PackError
 
-    try:
-        DisplayHints.of(game)
-    except PackError as exc:
-        raw = game.source.defs.get(("display", ""))
-        if raw is not None and exc.file is None:
-            key = _key_named(exc.message)
-            line = raw.doc.line_of(raw.keypath + (key,)) if key else None
-            exc.file, exc.line = raw.source.file, line or raw.source.line
-        raise
-
-
-def _key_named(message: str) -> str | None:
-    """The hint key an error about `[display]` is about ("symbols names unknown 'x'" is about symbols)."""
-    for key in ("symbols", "labels", "hide", "board", "players", "title"):
-        if f": {key} " in message or f"'{key}'" in message or f": {key}." in message:
-            return key
-    return None
+    DisplayHints.of(game)
 
 
 def error_json(exc: RulesError) -> dict[str, object]:

@@ -230,6 +230,7 @@ def test_bad_display_hints_are_reported(tmp_path: Path, script, capsys) -> None:
     odd = _variant_of_shown(tmp_path, '[update.display]\nboard = "{start} {moon}"\n')
     code, out, _ = _play([str(odd)], [], script, capsys)
     assert code == 1 and "'{moon}', which is not a board space" in out
+    assert f"{odd / 'd.toml'}:2: error:" in out  # at its key, as `check` says it (it named the pack alone)
 
 
 def test_help(capsys) -> None:  # type: ignore[no-untyped-def]
