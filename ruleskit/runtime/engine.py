@@ -846,7 +846,7 @@ def settle(game: Game, ctx: Ctx) -> None:
         # Nobody can act here: the turn passes on by itself.
         flow["idle"] += 1
         if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * n + 2:
-            raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
+            raise _stuck(game, flow["stage"])
         flow["end_turn"] = True
 
 
@@ -945,9 +945,14 @@ def settle_simply(game: Game, ctx: Ctx) -> None:
     # Nobody can act: the turn passes by itself, and the general loop goes on from there.
     flow["idle"] += 1
     if flow["idle"] > MAX_IDLE_TURNS_PER_PLAYER * data["n"] + 2:
-        raise ProgramError(f"the game is stuck: no player has a legal action in stage '{flow['stage']}'")
+        raise _stuck(game, flow["stage"])
     flow["end_turn"] = True
     settle(game, ctx)
+
+
+def _stuck(game: Game, stage: str) -> ProgramError:
+    """No player can act, turn after turn: an error at the stage's definition (it named no file)."""
+    return ProgramError(f"the game is stuck: no player has a legal action in {game.stages[stage].where}")
 
 
 def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:
@@ -970,7 +975,8 @@ def _enter_phase(game: Game, ctx: Ctx, name: str) -> None:
             raise GameOver(f"phase {phase.name} ended")
         entered.append(name)
         if len(entered) > len(game.phases):
-            raise ProgramError("no phase has a player to take a turn: " + " -> ".join(entered + [phase.next]))
+            raise ProgramError("no phase has a player to take a turn: " + " -> ".join(entered + [phase.next])
+                               + f", in {phase.where}")
         name = phase.next
 
 
