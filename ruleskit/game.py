@@ -461,10 +461,12 @@ class GameBuilder:
         self.defs = structure_defs(source)
 
     def build(self) -> Game:
+        from .lang.parser import token_budget
         from .packs import removal_hint
 
         try:
-            return self._build()
+            with token_budget():  # the TOML snippets, counted apart from the .rk files read before
+                return self._build()
         except PackError as exc:
             # A base's definition that names something a variant removed fails at the base's line: say so.
             removed = removal_hint(exc.message, self.source.changes)

@@ -24,7 +24,7 @@ import cattrs
 
 from .errors import PackError, did_you_mean
 from .lang.compiler import Definition, read_module
-from .lang.parser import Origin
+from .lang.parser import Origin, token_budget
 from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .resources import builtin_packs
 from .schema import SECTIONS, SINGLETONS, KindDef, Manifest, Source
@@ -404,7 +404,8 @@ class PackReader:
 
     def read(self, ref: str | Path) -> PackSource:
         root = find_pack(ref)
-        return self._read(root, [])
+        with token_budget():  # the .rk files of the whole chain
+            return self._read(root, [])
 
     def _read(self, root: Path, seen: list[Path]) -> PackSource:
         _utf8_folder(root)

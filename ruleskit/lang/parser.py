@@ -7,6 +7,9 @@ the offending line and a caret under the error.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -14,6 +17,7 @@ import attrs
 
 from ..cache import default_cache
 from ..errors import LanguageError
+from ..limits import MAX_PACK_TOKENS
 from ..resources import grammar_path
 
 if TYPE_CHECKING:  # lark is imported when something is parsed: a pack loaded from the cache parses nothing
@@ -98,6 +102,48 @@ def _check_nesting(text: str, origin: Origin) -> None:
             line += 1
 
 
+# What the lexer makes a token of, near enough to count them before parsing: a comment (not counted), a string, a
+# name or number, or one other sign.
+_TOKEN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\.)*"|\w+|\S')
+
+
+@attrs.define
+class TokenBudget:
+    """The tokens parsed so far for one pack, against `MAX_PACK_TOKENS`."""
+
+    used: int = 0
+
+    def charge(self, text: str, origin: Origin) -> None:
+        tokens = _TOKEN.findall(text)
+        counted = self.used
+        self.used += len(tokens) - sum(1 for token in tokens if token[0] == "#")
+        if self.used <= MAX_PACK_TOKENS:
+            return
+        for found in _TOKEN.finditer(text):  # the line of the token that passes the limit
+            counted += found.group()[0] != "#"
+            if counted > MAX_PACK_TOKENS:
+                break
+        line, _ = origin.at(text.count("\n", 0, found.start()) + 1)
+        raise LanguageError(f"the pack's rule-language text is too long: more than {MAX_PACK_TOKENS:,} tokens "
+                            "by here (the largest built-in pack has about 5,000)", file=origin.file, line=line,
+                            hint="split the pack, or write long lists of data as items in TOML")
+
+
+_BUDGET: ContextVar[TokenBudget | None] = ContextVar("ruleskit_token_budget", default=None)
+
+
+@contextmanager
+def token_budget() -> Iterator[TokenBudget]:
+    """Count the tokens of every text parsed inside, for one pack: a text past the limit is refused before it is
+    parsed, whether or not its tree is in the load cache."""
+    budget = TokenBudget()
+    reset = _BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _BUDGET.reset(reset)
+
+
 def parse(text: str, start: str, origin: Origin) -> Tree:
     """Parse `text` as a `module`, a `block` of statements, or an `expr`."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -106,6 +152,9 @@ def parse(text: str, start: str, origin: Origin) -> Tree:
 
     if len(text) > MAX_SOURCE_CHARS:
         raise LanguageError(f"source longer than {MAX_SOURCE_CHARS} characters", file=origin.file, line=origin.line)
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.charge(text, origin)
     _check_nesting(text, origin)
     source = "{" + text + "\n}" if start == "block" else text
     shift = 1 if start == "block" else 0

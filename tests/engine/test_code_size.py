@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engine_support import TINY_GAME, line_of, write_pack
+from engine_support import TINY_GAME, TINY_MANIFEST, line_of, write_pack
 from test_call_frames import BACKENDS, outcome
 
 import ruleskit
@@ -87,3 +87,49 @@ def test_ten_thousand_statements_are_refused_under_the_real_limit(tmp_path: Path
 def test_every_built_in_pack_is_well_under_the_limit(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(codegen, "MAX_GENERATED_NODES", MAX_GENERATED_NODES // 4)
     assert ruleskit.load(pack, backend="compiled", cache=False).code
+
+
+def _long_lists(files: int, lines: int) -> dict[str, str]:
+    """`.rk` files, each a rule giving a list of 1,000 ones a line (2,000 tokens)."""
+    return {f"list{k}.rk": f"rule ones{k}() = count([\n" + ("1, " * 1000 + "\n") * lines + "1])\n"
+            for k in range(files)}
+
+
+def test_a_pack_of_more_tokens_than_the_limit_is_refused_before_it_is_parsed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Twenty files of a list as long as a file may hold (four megabytes) took 67 s and 1.8 GB to parse before
+    # the generated code's limit was met; the whole pack's text is counted as it is read, cache or not.
+    from ruleskit.lang import parser
+
+    monkeypatch.setattr(parser, "MAX_PACK_TOKENS", 9_000)
+    files = _long_lists(3, 2)  # 4,000 tokens each: the third passes 9,000 at its first line of ones
+    manifest = TINY_MANIFEST.replace('"rules.rk"]', '"rules.rk", ' + ", ".join(f'"{n}"' for n in files) + "]")
+    root = write_pack(tmp_path / "lists", files=files, manifest=manifest, game=GO)
+    for cache in (False, True, True):  # the second with the parse trees in the load cache
+        for backend in BACKENDS:
+            with pytest.raises(LanguageError, match="more than 9,000 tokens") as caught:
+                ruleskit.load(root, backend=backend, cache=cache)
+            assert caught.value.file is not None and caught.value.file.endswith("list2.rk")
+            assert caught.value.line == 2
+
+
+def test_toml_snippets_are_counted_against_the_token_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleskit.lang import parser
+
+    monkeypatch.setattr(parser, "MAX_PACK_TOKENS", 300)
+    effect = "\\n".join(["me.points += 0"] * 100 + ["end turn"])
+    game = TINY_GAME.replace('effect = "me.points += double(1)\\nend turn"', f'effect = "{effect}"')
+    root = write_pack(tmp_path / "snippet", game=game)
+    with pytest.raises(LanguageError, match="more than 300 tokens") as caught:
+        ruleskit.load(root, backend="closures", cache=False)
+    assert caught.value.file is not None and caught.value.file.endswith("game.toml")
+    assert caught.value.line == line_of(root / "game.toml", "effect =")
+
+
+@pytest.mark.parametrize("pack", ["ophir", "nereus", "valdora", "navoria", "envoys", "connect_four"])
+def test_every_built_in_pack_parses_a_tenth_of_the_token_limit(pack: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleskit.lang import parser
+    from ruleskit.limits import MAX_PACK_TOKENS
+
+    monkeypatch.setattr(parser, "MAX_PACK_TOKENS", MAX_PACK_TOKENS // 10)
+    assert ruleskit.load(pack, backend="closures", cache=False)
