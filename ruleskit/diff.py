@@ -8,6 +8,7 @@ removal or a replacement, with both versions of a replaced definition.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -85,11 +86,18 @@ def _text(definition: Definition) -> str:
     return text.removeprefix("replace").lstrip() if definition.replace else text
 
 
+@functools.lru_cache(maxsize=4)
+def _lines(text: str) -> list[str]:
+    """The lines of a file's text, split once for all its definitions: split for each, a variant replacing 20,000
+    definitions took 46 s to compare."""
+    return file_lines(text)
+
+
 def comment_above(text: str, line: int | None) -> str | None:
     """The block of `#` comment lines just above line `line` (1-based) of `text`, without the marks."""
     if not line:
         return None
-    lines = file_lines(text)
+    lines = _lines(text)
     found: list[str] = []
     index = line - 2
     while 0 <= index < len(lines) and lines[index].lstrip().startswith("#"):

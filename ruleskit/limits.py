@@ -23,8 +23,9 @@ functions: six times what the largest built-in pack generates. Generating and co
 
 MAX_PACK_TOKENS = 100_000
 """Words, numbers, strings and signs of rule-language text a pack's chain parses, its `.rk` files and (counted
-apart) its TOML snippets: nineteen times the largest built-in pack's. Parsing costs about 17 µs and 9 KB a token,
-so twenty files of a long list each (four megabytes) took 67 s and 1.8 GB to parse before any other check."""
+apart) its TOML snippets, each text counted 25 tokens more: fourteen times the largest built-in pack's. Parsing
+costs about 17 µs and 9 KB a token, so twenty files of a long list each (four megabytes) took 67 s and 1.8 GB to
+parse before any other check."""
 
 MAX_LINE_CHARS = 10_000
 """One line of a pack file or a scenario."""

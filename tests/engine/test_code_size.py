@@ -133,3 +133,18 @@ def test_every_built_in_pack_parses_a_tenth_of_the_token_limit(pack: str, monkey
 
     monkeypatch.setattr(parser, "MAX_PACK_TOKENS", MAX_PACK_TOKENS // 10)
     assert ruleskit.load(pack, backend="closures", cache=False)
+
+
+def test_each_snippet_costs_tokens_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Compiling a snippet takes about half a millisecond however short it is: a pack of a hundred thousand one-word
+    # invariants held few tokens and took minutes to load.
+    from ruleskit.lang import parser
+
+    monkeypatch.setattr(parser, "MAX_PACK_TOKENS", 40 * parser.TEXT_TOKENS)
+    game = TINY_GAME + "".join(f'\n[invariants.i{i}]\ncheck = "true"\n' for i in range(60))
+    root = write_pack(tmp_path / "checks", game=game)
+    with pytest.raises(LanguageError, match="tokens") as caught:
+        ruleskit.load(root, backend="closures", cache=False)
+    assert caught.value.file is not None and caught.value.file.endswith("game.toml")
+    line = caught.value.line
+    assert line is not None and (root / "game.toml").read_text().splitlines()[line - 1].startswith("check =")
