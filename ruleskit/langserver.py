@@ -43,6 +43,7 @@ from .packindex import (
     pack_files,
 )
 from .packs import PackReader
+from .textlines import file_lines
 
 SERVER_NAME = "ruleskit"
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -192,7 +193,7 @@ def diagnose(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Di
 def not_unicode(root: Path, overrides: dict[Path, str]) -> dict[Path, list[types.Diagnostic]] | None:
     """A diagnostic at the first lone surrogate in the open texts (the pack's own files first)."""
     for file in sorted(overrides, key=lambda path: not path.is_relative_to(root)):
-        for number, line in enumerate(overrides[file].splitlines()):
+        for number, line in enumerate(file_lines(overrides[file])):
             match = SURROGATE.search(line)
             if match:
                 message = f"the text is not valid Unicode: a lone surrogate U+{ord(match.group()):04X} here"
@@ -212,7 +213,7 @@ def load_with_overrides(root: Path, overrides: dict[Path, str]) -> None:
 
 def error_range(text: str, line: int | None, column: int | None) -> types.Range:
     """The span an error points at: the word at its column, else the line's text."""
-    lines = text.splitlines()
+    lines = file_lines(text)
     number = max(0, (line or 1) - 1)
     content = lines[number] if number < len(lines) else ""
     if column:

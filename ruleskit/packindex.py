@@ -20,6 +20,7 @@ import attrs
 from .errors import PackError
 from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .packs import find_base
+from .textlines import file_lines
 
 KEYWORDS = ("rule", "proc", "hook", "on", "modify", "when", "replace", "remove", "let", "set", "if", "elif", "else",
             "then", "for", "in", "not", "and", "or", "move", "of", "from", "to", "top", "bottom", "draw", "shuffle",
@@ -112,7 +113,7 @@ class PackIndex:
         self.symbols.setdefault(symbol.name, []).append(symbol)
 
     def _index_rk(self, path: Path) -> None:
-        lines = self.texts[path].splitlines()
+        lines = file_lines(self.texts[path])
         for number, line in enumerate(lines):
             code = strip_rk_line(line)
             match = _RK_DEFINITION.match(code)
@@ -127,7 +128,7 @@ class PackIndex:
                 self._add(Symbol(emit.group(1), "event", _place(path, number, emit, 1), line.strip()))
 
     def _index_toml(self, path: Path) -> None:
-        lines = self.texts[path].splitlines()
+        lines = file_lines(self.texts[path])
         section = name = ""
         for number, line in enumerate(lines):
             header = _TOML_HEADER.match(line)
@@ -185,7 +186,7 @@ class PackIndex:
         text = self.texts.get(path.resolve())
         if text is None:
             return None
-        lines = text.splitlines()
+        lines = file_lines(text)
         if not 0 <= line < len(lines):
             return None
         for match in WORD.finditer(lines[line]):
@@ -197,7 +198,7 @@ class PackIndex:
         """Every place `name` is written as code, and where it is defined."""
         places = {symbol.place for symbol in self.symbols.get(name, [])}
         for path in self.files:
-            for number, line in enumerate(self.texts[path].splitlines()):
+            for number, line in enumerate(file_lines(self.texts[path])):
                 for start, word in code_words(path, line):
                     if word == name:
                         places.add(Place(path, number, start, start + len(word)))

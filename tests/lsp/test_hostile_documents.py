@@ -69,3 +69,20 @@ def test_half_written_kind_lines_and_headers_are_skipped(tmp_path: Path) -> None
     text += '\n[actions.wait]\nlabel = """\n[kinds.a.b' + " " * 5000 + 'x\n"""\n'
     index = PackIndex.build(folder, {game: text})
     assert "pawn" in index.symbols and "wait" in index.symbols and "ab" not in index.symbols
+
+
+def test_a_line_separator_in_a_comment_moves_no_definition(tmp_path: Path) -> None:
+    """U+2028 in a comment (allowed in the rule language) was a line break to the index, not to the loader or
+    the editor: every later definition was put a line below where the editor shows it."""
+    folder = tmp_path / "dice_race"
+    shutil.copytree(PACKS / "dice_race", folder)
+    rules = folder / "rules.rk"
+    text = rules.read_text()
+    plain = PackIndex.build(folder, {rules: text})
+    marked = PackIndex.build(folder, {rules: "# one\u2028two\n" + text})
+    names = [name for name, found in plain.symbols.items() if any(s.place.path == rules.resolve() for s in found)]
+    assert names
+    for name in names:
+        before = [s.place.line for s in plain.symbols[name] if s.place.path == rules.resolve()]
+        after = [s.place.line for s in marked.symbols[name] if s.place.path == rules.resolve()]
+        assert after == [line + 1 for line in before], name  # one line added above, not two
