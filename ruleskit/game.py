@@ -518,6 +518,10 @@ class GameBuilder:
                             line=self._files_line())
         if flow.start not in phases:
             raise located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
+        if type(flow.max_turns) is not int or flow.max_turns < 1:  # `turn limit` ended such a game at once
+            origin = self._origin(flow.source, ("max_turns",))
+            raise PackError(f"[flow] max_turns must be at least 1, not {flow.max_turns}", file=origin.file,
+                            line=origin.line)
         setup = self._block(flow.setup, flow.source, ("setup",), "flow setup")
         scoring = defs["scoring"]
         if scoring is None:
@@ -676,6 +680,11 @@ class GameBuilder:
         if d.next is not None and d.next not in self.defs["phases"]:
             raise located(d.source, f"phase '{name}' is followed by unknown phase '{d.next}'",
                            did_you_mean(d.next, self.defs["phases"]))
+        if d.rounds is not None and (type(d.rounds) is not int or d.rounds < 1):
+            # `rounds = 0` ended the phase after its first round, as 1 does: a mistake, not a phase of no rounds.
+            origin = self._origin(d.source, ("rounds",))
+            raise PackError(f"phase '{name}': rounds must be at least 1, not {d.rounds}", file=origin.file,
+                            line=origin.line, hint="leave rounds out for a phase that ends by end_when or next")
         order: str | Fn = d.order
         if d.order not in ("clockwise", "counterclockwise"):
             order = self._expr(d.order, d.source, ("order",), f"phase {name} order", expect="a list of players")
