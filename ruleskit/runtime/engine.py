@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from ..model import Model
 
 MAX_IDLE_TURNS_PER_PLAYER = 2
+# Stages entered one after another in a turn with no decision between them: far more than any flow walks
+# through, and reached long before the step budget when an `on_enter` goes back to its own stage.
+MAX_ENTRIES_PER_TURN = 1000
 # More legal actions than this at one decision is a mistake in the pack (three parameters over long ranges,
 # say), and listing them would exhaust memory: it is reported instead.
 MAX_LEGAL_ACTIONS = 10_000
@@ -778,6 +781,7 @@ def settle(game: Game, ctx: Ctx) -> None:
     skip = False
     ends_steps = 0
     ends = game.ends
+    entries = 0  # stages entered since the turn began (or since this settle began)
     while True:
         if not ends:  # only the turn limit to check
             if flow["turn"] > game.max_turns:
@@ -814,10 +818,16 @@ def settle(game: Game, ctx: Ctx) -> None:
             else:
                 quiet = _next_turn(game, ctx, phase)
             skip = skippable and quiet
+            entries = 0
             continue
         if flow["entered"]:
             flow["entered"] = False
             stage = game.stages[flow["stage"]]
+            entries += 1
+            if entries > MAX_ENTRIES_PER_TURN:
+                # The budget would stop it anyway, blaming whatever code ran last (an end condition, say).
+                raise ProgramError(f"the flow entered stages {MAX_ENTRIES_PER_TURN:,} times in one turn with no "
+                                   f"decision, the last {stage.where}: an on_enter goes back to a stage at once")
             # Entering a stage with nothing to do changes nothing the pack can read: the ends just
             # checked still do not hold, so the flow goes on to the legal actions at once.
             if stage.on_enter is not nothing or stage.simultaneous is not None:
