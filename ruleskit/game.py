@@ -18,7 +18,7 @@ import attrs
 
 from .cache import default_cache, digest
 from .errors import PackError, did_you_mean
-from .model import Model, located
+from .model import Model, at_key, located
 from .runtime.state import State
 from .runtime.values import MAX_INT
 from .schema import ActionDef, LimitDef, ReportDef, Source
@@ -517,11 +517,9 @@ class GameBuilder:
             raise PackError("the pack has no [flow] section (it names the starting phase)", file=self._main_file(),
                             line=self._files_line())
         if flow.start not in phases:
-            raise located(flow.source, f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
+            raise located(at_key(flow.source, "start"), f"[flow] start names unknown phase '{flow.start}'", did_you_mean(flow.start, phases))
         if type(flow.max_turns) is not int or flow.max_turns < 1:  # `turn limit` ended such a game at once
-            origin = self._origin(flow.source, ("max_turns",))
-            raise PackError(f"[flow] max_turns must be at least 1, not {flow.max_turns}", file=origin.file,
-                            line=origin.line)
+            raise located(at_key(flow.source, "max_turns"), f"[flow] max_turns must be at least 1, not {flow.max_turns}")
         setup = self._block(flow.setup, flow.source, ("setup",), "flow setup")
         scoring = defs["scoring"]
         if scoring is None:
@@ -676,15 +674,14 @@ class GameBuilder:
 
     def _phase(self, name: str, d: Any, stages: dict[str, CompiledStage]) -> CompiledPhase:
         if d.stage not in stages:
-            raise located(d.source, f"phase '{name}' starts in unknown stage '{d.stage}'", did_you_mean(d.stage, stages))
+            raise located(at_key(d.source, "stage"), f"phase '{name}' starts in unknown stage '{d.stage}'", did_you_mean(d.stage, stages))
         if d.next is not None and d.next not in self.defs["phases"]:
-            raise located(d.source, f"phase '{name}' is followed by unknown phase '{d.next}'",
+            raise located(at_key(d.source, "next"), f"phase '{name}' is followed by unknown phase '{d.next}'",
                            did_you_mean(d.next, self.defs["phases"]))
         if d.rounds is not None and (type(d.rounds) is not int or d.rounds < 1):
             # `rounds = 0` ended the phase after its first round, as 1 does: a mistake, not a phase of no rounds.
-            origin = self._origin(d.source, ("rounds",))
-            raise PackError(f"phase '{name}': rounds must be at least 1, not {d.rounds}", file=origin.file,
-                            line=origin.line, hint="leave rounds out for a phase that ends by end_when or next")
+            raise located(at_key(d.source, "rounds"), f"phase '{name}': rounds must be at least 1, not {d.rounds}",
+                          "leave rounds out for a phase that ends by end_when or next")
         order: str | Fn = d.order
         if d.order not in ("clockwise", "counterclockwise"):
             order = self._expr(d.order, d.source, ("order",), f"phase {name} order", expect="a list of players")
@@ -708,16 +705,16 @@ class GameBuilder:
             raise located(d.source, f"action '{name}' needs a stage (or anytime = true to offer it in every stage)")
         stage_list = list(stages) if d.stage is None else [d.stage] if isinstance(d.stage, str) else d.stage
         if not isinstance(stage_list, list) or not all(isinstance(s, str) for s in stage_list):
-            raise located(d.source, f"action '{name}': stage should be a stage name or a list of them")
+            raise located(at_key(d.source, "stage"), f"action '{name}': stage should be a stage name or a list of them")
         for stage in stage_list:
             if stage not in stages:
-                raise located(d.source, f"action '{name}' is offered in unknown stage '{stage}'",
+                raise located(at_key(d.source, "stage"), f"action '{name}' is offered in unknown stage '{stage}'",
                                did_you_mean(stage, stages))
         names: dict[str, str] = {}
         params = []
         for param, text in d.params.items():
             if param in ("me", "base"):
-                raise located(d.source, f"action '{name}': '{param}' cannot name a parameter")
+                raise located(at_key(d.source, "params", param), f"action '{name}': '{param}' cannot name a parameter")
             options = self._expr(text, d.source, ("params", param), f"action {name} parameter {param}", dict(names),
                                  listed=True)
             param_type = self.compiler.last_type
@@ -734,7 +731,7 @@ class GameBuilder:
         costs = []
         for var, amount in d.cost.items():
             if var not in self.model.player_vars or self.model.player_vars[var].type != "int":
-                raise located(d.source, f"action '{name}' costs unknown player counter '{var}'",
+                raise located(at_key(d.source, "cost", var), f"action '{name}' costs unknown player counter '{var}'",
                                did_you_mean(var, self.model.player_vars))
             costs.append((var, self._expr(amount, d.source, ("cost", var), f"action {name} cost", names,
                                           "a number")))
@@ -749,11 +746,11 @@ class GameBuilder:
                                                   f"action {name}")
         for field in _LABEL_FIELD.findall(d.label):
             if field not in names:
-                raise located(d.source, f"action '{name}' label names unknown parameter '{field}'",
+                raise located(at_key(d.source, "label"), f"action '{name}' label names unknown parameter '{field}'",
                                did_you_mean(field, names))
         stray = _LABEL_FIELD.sub("", d.label)
         if "{" in stray or "}" in stray:
-            raise located(d.source, f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
+            raise located(at_key(d.source, "label"), f"action '{name}' label has a brace that is not a {{parameter}}: {d.label!r}",
                            "a label names parameters as {name}, nothing else in braces")
         return CompiledAction(name, stage_list, d.label, params, when, requires, costs, effect, d.limit, d.source,
                               where, anytime=bool(d.anytime), resumable=resumable, lister=lister,

@@ -31,6 +31,15 @@ def located(source: Source | None, message: str, hint: str | None = None) -> Pac
     return PackError(message, file=source.file, line=source.line, hint=hint)
 
 
+def at_key(source: Source | None, *keys: str) -> Source | None:
+    """`source` narrowed to the line of one of its keys (`start` of a zone), where that key is written: a
+    mistake in a key is reported at its own line, not at its table's header several lines above."""
+    if source is None or source.doc is None or not keys:
+        return source
+    line = source.doc.line_of(source.keypath + keys)
+    return source if line is None else attrs.evolve(source, line=line, keypath=source.keypath + keys)
+
+
 @attrs.define
 class ZoneRef:
     """A zone as a value: its name and its owner (a player's seat or an item's id), if any."""
@@ -98,7 +107,7 @@ class Model:
                     raise located(source, f"'{item_id}' is a reserved word and cannot name an item")
                 for field in fields:
                     if field not in kind.fields and field != "name":
-                        raise located(source, f"item '{item_id}' sets unknown field '{field}' of kind '{kind_name}'",
+                        raise located(at_key(source, field), f"item '{item_id}' sets unknown field '{field}' of kind '{kind_name}'",
                                       did_you_mean(field, kind.fields))
                 if not isinstance(fields.get("name", item_id), str):
                     raise located(source, f"item '{item_id}' has a name that is not text: {fields['name']!r}",
@@ -127,10 +136,10 @@ class Model:
     def _check_types(self) -> None:
         for kind_name, kind in self.kinds.items():
             for field, ftype in kind.fields.items():
-                self.check_type(ftype, kind.source, f"field '{kind_name}.{field}'")
+                self.check_type(ftype, at_key(kind.source, "fields", field), f"field '{kind_name}.{field}'")
                 for item_id, values in kind.items.items():
                     if field in values:
-                        self._check_value(values[field], ftype, kind.item_lines.get(item_id, kind.source),
+                        self._check_value(values[field], ftype, at_key(kind.item_lines.get(item_id, kind.source), field),
                                           f"field '{field}' of item '{item_id}'")
             for var_name, var in kind.vars.items():
                 self.check_type(var.type, var.source or kind.source, f"var '{kind_name}.{var_name}'")
@@ -184,50 +193,50 @@ class Model:
     def _check_dice(self) -> None:
         for name, die in self.dice.items():
             if not die.faces:
-                raise located(die.source, f"die '{name}' has no faces")
+                raise located(at_key(die.source, "faces"), f"die '{name}' has no faces")
             if len(die.faces) > MAX_SLOTS:
-                raise located(die.source, f"die '{name}' has more than {MAX_SLOTS} faces")
+                raise located(at_key(die.source, "faces"), f"die '{name}' has more than {MAX_SLOTS} faces")
             for face in die.faces:
                 if abs(face) > MAX_COUNT:
-                    raise located(die.source, f"die '{name}': face {face} is out of range (beyond +-{MAX_COUNT})")
+                    raise located(at_key(die.source, "faces"), f"die '{name}': face {face} is out of range (beyond +-{MAX_COUNT})")
 
     def _check_zones(self) -> None:
         for zone_name, zone in self.zones.items():
             if not 0 <= zone.slots <= MAX_SLOTS:
-                raise located(zone.source, f"zone '{zone_name}': slots must be within 0..{MAX_SLOTS}, not {zone.slots}")
+                raise located(at_key(zone.source, "slots"), f"zone '{zone_name}': slots must be within 0..{MAX_SLOTS}, not {zone.slots}")
             if zone.type == "row" and isinstance(zone.start, list) and len(zone.start) > zone.slots:
-                raise located(zone.source, f"row zone '{zone_name}' starts with {len(zone.start)} items in "
+                raise located(at_key(zone.source, "start"), f"row zone '{zone_name}' starts with {len(zone.start)} items in "
                                            f"{zone.slots} slots")
             if zone.start is not None and not isinstance(zone.start, dict | list):
-                raise located(zone.source, f"zone '{zone_name}': start should be a list of items (or, for a pool, "
+                raise located(at_key(zone.source, "start"), f"zone '{zone_name}': start should be a list of items (or, for a pool, "
                                            f"a table of counts), not {zone.start!r}")
             if isinstance(zone.start, dict) and zone.type != "pool":
-                raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: start with a list of items")
+                raise located(at_key(zone.source, "start"), f"zone '{zone_name}' is a {zone.type}: start with a list of items")
             if isinstance(zone.capacity, int) and not isinstance(zone.capacity, bool) and zone.capacity < 0:
-                raise located(zone.source, f"zone '{zone_name}': capacity {zone.capacity} is negative")
+                raise located(at_key(zone.source, "capacity"), f"zone '{zone_name}': capacity {zone.capacity} is negative")
             if type(zone.capacity) is int and not zone.unlimited:
                 self._check_start_fits(zone_name, zone, zone.capacity)
             if zone.owner not in ("game", "player") and zone.owner not in self.kinds:
-                raise located(zone.source, f"zone '{zone_name}' has unknown owner '{zone.owner}' "
+                raise located(at_key(zone.source, "owner"), f"zone '{zone_name}' has unknown owner '{zone.owner}' "
                                            "(\"game\", \"player\" or a kind)",
                               did_you_mean(zone.owner, ["game", "player"] + list(self.kinds)))
             if zone.of and zone.of not in self.kinds:
-                raise located(zone.source, f"zone '{zone_name}' holds unknown kind '{zone.of}'",
+                raise located(at_key(zone.source, "of"), f"zone '{zone_name}' holds unknown kind '{zone.of}'",
                               did_you_mean(zone.of, self.kinds))
             if zone.type == "row" and zone.slots <= 0:
-                raise located(zone.source, f"row zone '{zone_name}' needs slots > 0")
+                raise located(at_key(zone.source, "slots"), f"row zone '{zone_name}' needs slots > 0")
             if zone.visible == "top" and zone.type != "stack":
-                raise located(zone.source, f"zone '{zone_name}' is a {zone.type}: only a stack can show its top")
+                raise located(at_key(zone.source, "visible"), f"zone '{zone_name}' is a {zone.type}: only a stack can show its top")
             if zone.shows is not None and (zone.type == "pool" or not zone.of):
-                raise located(zone.source, f"zone '{zone_name}': `shows` needs a stack or row of one kind (`of`)")
+                raise located(at_key(zone.source, "shows"), f"zone '{zone_name}': `shows` needs a stack or row of one kind (`of`)")
             if zone.size is not None and zone.of and zone.size not in self.kinds[zone.of].fields:
-                raise located(zone.source, f"zone '{zone_name}' sizes items by unknown field '{zone.size}'",
+                raise located(at_key(zone.source, "size"), f"zone '{zone_name}' sizes items by unknown field '{zone.size}'",
                               did_you_mean(zone.size, self.kinds[zone.of].fields))
             if isinstance(zone.start, dict):
                 for item, count in zone.start.items():
                     self._check_member(zone_name, zone, item)
                     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
-                        raise located(zone.source, f"zone '{zone_name}' starts with a bad count for '{item}' "
+                        raise located(at_key(zone.source, "start", item), f"zone '{zone_name}' starts with a bad count for '{item}' "
                                                    f"(a number within 0..{MAX_COUNT})")
             elif isinstance(zone.start, list):
                 for item in zone.start:
@@ -235,16 +244,16 @@ class Model:
 
     def _check_member(self, zone_name: str, zone: ZoneDef, item: Any) -> None:
         if not isinstance(item, str) or item == "":  # a number, a list, a table: no item's id
-            raise located(zone.source, f"zone '{zone_name}' starts with {item!r}, not an item's id (a string)")
+            raise located(at_key(zone.source, "start"), f"zone '{zone_name}' starts with {item!r}, not an item's id (a string)")
         if item not in self.item_kind or (zone.of and self.item_kind[item] != zone.of):
-            raise located(zone.source, f"zone '{zone_name}' starts with '{item}', not an item of kind '{zone.of}'",
+            raise located(at_key(zone.source, "start"), f"zone '{zone_name}' starts with '{item}', not an item of kind '{zone.of}'",
                           did_you_mean(item, self.items_of(zone.of) if zone.of else self.item_kind))
 
     def _build_board(self) -> None:
         if self.board is None:
             return
         if self.board.nodes not in self.kinds:
-            raise located(self.board.source, f"board nodes name unknown kind '{self.board.nodes}'",
+            raise located(at_key(self.board.source, "nodes"), f"board nodes name unknown kind '{self.board.nodes}'",
                           did_you_mean(self.board.nodes, self.kinds))
         nodes = self.items_of(self.board.nodes)
         for node in nodes:
@@ -256,14 +265,14 @@ class Model:
         self.adjacency = {node: [] for node in nodes}
         for edge in self.board.edges:
             if len(edge) != 2:
-                raise located(self.board.source, f"an edge joins exactly two nodes, not {edge!r}")
+                raise located(at_key(self.board.source, "edges"), f"an edge joins exactly two nodes, not {edge!r}")
             a, b = edge
             for end in (a, b):
                 if end not in self.adjacency:
-                    raise located(self.board.source, f"edge {edge!r} names unknown node '{end}'",
+                    raise located(at_key(self.board.source, "edges"), f"edge {edge!r} names unknown node '{end}'",
                                   did_you_mean(end, nodes))
             if b in self.adjacency[a]:
-                raise located(self.board.source, f"edge {edge!r} is listed twice")
+                raise located(at_key(self.board.source, "edges"), f"edge {edge!r} is listed twice")
             self.adjacency[a].append(b)
             self.adjacency[b].append(a)
             self.edges.append((a, b))
@@ -329,9 +338,9 @@ class Model:
         if taken is None or taken <= capacity:
             return
         if zone.size is None:
-            raise located(zone.source, f"zone '{zone_name}' starts with {taken} pieces, more than its "
+            raise located(at_key(zone.source, "start"), f"zone '{zone_name}' starts with {taken} pieces, more than its "
                                        f"capacity of {capacity}")
-        raise located(zone.source, f"zone '{zone_name}' starts with pieces of total {zone.size} {taken}, more "
+        raise located(at_key(zone.source, "start"), f"zone '{zone_name}' starts with pieces of total {zone.size} {taken}, more "
                                    f"than its capacity of {capacity}")
 
     def per_player_kinds(self) -> list[str]:

@@ -759,9 +759,10 @@ def structure_defs(source: PackSource) -> dict[str, Any]:
         obj.source = raw.source
         if isinstance(obj, KindDef):
             for var_name, var in obj.vars.items():
-                var.source = Source(raw.doc.path, raw.doc.line_of(raw.keypath + ("vars", var_name)), raw.pack)
+                keypath = raw.keypath + ("vars", var_name)
+                var.source = Source(raw.doc.path, raw.doc.line_of(keypath), raw.pack, raw.doc, keypath)
             for item, (doc, keypath) in raw.item_sources.items():
-                obj.item_lines[item] = Source(doc.path, doc.line_of(keypath), raw.pack)
+                obj.item_lines[item] = Source(doc.path, doc.line_of(keypath), raw.pack, doc, keypath)
             for item, values in obj.items.items():
                 if not isinstance(values, dict):
                     doc, keypath = raw.item_sources.get(item, (raw.doc, raw.keypath))

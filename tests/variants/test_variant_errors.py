@@ -101,3 +101,23 @@ def test_an_unknown_name_that_no_variant_removed_keeps_its_own_hint(tmp_path: Pa
     error = error_of(ophir_variant(tmp_path / "v", extra_rk="rule doubled(p) = basic_goodz(p) * 2\n"))
     assert "unknown function 'basic_goodz'" in error.message
     assert error.hint == "did you mean 'basic_goods'?"
+
+
+@pytest.mark.parametrize("table, key, message", [
+    ("update.zones.deck_a", 'of = "crad"', "holds unknown kind 'crad'"),
+    ("update.zones.deck_a", 'start = ["a01", "a99"]', "starts with 'a99'"),
+    ("update.zones.deck_a", "slots = -1", "slots must be within"),
+    ("update.zones.deck_a", 'owner = "plaer"', "unknown owner 'plaer'"),
+    ("update.zones.deck_a", "capacity = -3", "capacity -3 is negative"),
+    ("update.kinds.card", 'fields = { vp = "itn" }', "field 'card.vp' has unknown type 'itn'"),
+    ("update.kinds.card.items.a01", 'vp = "x"', "field 'vp' of item 'a01' should be an integer"),
+    ("update.kinds.card.items.a01", "pv = 2", "item 'a01' sets unknown field 'pv'"),
+    ("update.actions.sail", 'stage = "sial"', "offered in unknown stage 'sial'"),
+])
+def test_a_wrong_key_of_an_update_is_reported_at_its_own_line(tmp_path: Path, table: str, key: str,
+                                                                message: str) -> None:
+    # The key sits below a line the update leaves as it was: the error named the table's header.
+    kept = 'name = "x"' if ".items." in table else 'label = "x"'
+    error = error_of(ophir_variant(tmp_path / "v", changes_toml=f"# a change\n[{table}]\n{kept}\n\n{key}\n"))
+    assert message in error.message
+    assert Path(error.file or "").name == "changes.toml" and error.line == 5
