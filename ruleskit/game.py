@@ -468,8 +468,9 @@ class GameBuilder:
             with token_budget():  # the TOML snippets, counted apart from the .rk files read before
                 return self._build()
         except PackError as exc:
-            # A base's definition that names something a variant removed fails at the base's line: say so.
-            removed = removal_hint(exc.message, self.source.changes)
+            # A base's definition that names something a variant removed or replaced fails at the base's line:
+            # say so.
+            removed = removal_hint(exc.message, self.source.changes, exc.file)
             if removed is not None:
                 exc.hint = removed  # in place of a guess at what was meant
             raise

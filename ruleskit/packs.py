@@ -64,6 +64,7 @@ class Change:
     key: str
     before: Any = None
     after: Any = None
+    where: str = ""  # FILE:LINE of the variant's change, for a replacement or an update
 
 
 @attrs.define
@@ -636,7 +637,8 @@ class _Layer:
             for item in data.get("items", {}) if section == "kinds" else ():
                 new.item_sources[item] = (doc, keypath + ("items", item))
         self.defs[key] = new
-        self.changes.append(Change(self.manifest.name, table, label, existing.data, new.data))
+        self.changes.append(Change(self.manifest.name, table, label, existing.data, new.data,
+                                   _at(doc.path, doc.line_of(keypath))))
 
     def _apply_removals(self, doc: TomlDoc) -> None:
         removals = doc.data.get("remove", [])
@@ -695,7 +697,8 @@ class _Layer:
                     raise PackError(f"cannot replace {label}: {self.base_label} has no such definition",
                                     file=display, line=definition.line,
                                     hint=self._suggest(definition.name, self._rk_candidates(group)))
-                self.changes.append(Change(self.manifest.name, "replace", label, existing.text, definition.text))
+                self.changes.append(Change(self.manifest.name, "replace", label, existing.text, definition.text,
+                                           _at(display, definition.line)))
             elif existing is not None:
                 if key in self.base_definitions and existing.pack != self.manifest.name:
                     raise PackError(f"{label} is already defined by pack '{existing.pack}' ({existing.location})",
@@ -717,13 +720,21 @@ class _Layer:
             del self.definitions[key]
 
 
-def removal_hint(message: str, changes: list[Change]) -> str | None:
+def removal_hint(message: str, changes: list[Change], file: str | None = None) -> str | None:
     """If an error's message quotes a name that a variant of the chain removed, a hint saying which variant
-    removed it (the error itself is found where the base still uses the name)."""
+    removed it (the error itself is found where the base still uses the name); else, for an error in another
+    file than the change's, one that a variant replaced or updated (a rule given another number of parameters
+    fails where the base calls it)."""
     quoted = set(re.findall(r"'([^']+)'", message))
     for change in changes:
         if change.action == "remove" and re.split(r"[. ]", change.key)[-1] in quoted:
             return f"the variant '{change.pack}' removes {change.key}, which this still uses"
+    for change in reversed(changes):  # the last change is the one in force
+        if change.action in ("replace", "update") and re.split(r"[. ]", change.key)[-1] in quoted \
+                and change.where.rpartition(":")[0] != file:
+            verb = "replaces" if change.action == "replace" else "updates"
+            return f"the variant '{change.pack}' {verb} {change.key} at {change.where}, which this still uses as " \
+                   "it was"
     return None
 
 

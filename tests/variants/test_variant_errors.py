@@ -121,3 +121,17 @@ def test_a_wrong_key_of_an_update_is_reported_at_its_own_line(tmp_path: Path, ta
     error = error_of(ophir_variant(tmp_path / "v", changes_toml=f"# a change\n[{table}]\n{kept}\n\n{key}\n"))
     assert message in error.message
     assert Path(error.file or "").name == "changes.toml" and error.line == 5
+
+
+def test_a_base_call_that_a_replacement_breaks_names_the_replacement(tmp_path: Path) -> None:
+    # The error is found where the base still calls the rule with two arguments: it said nothing of the variant.
+    error = error_of(ophir_variant(tmp_path / "v", calm_rk="# two arguments\nreplace rule roll_bonus(p, r) = 0\n"))
+    assert "'roll_bonus'" in error.message and Path(error.file or "").parent.name == "ophir"
+    assert error.hint is not None and error.hint.startswith("the variant 'house' replaces rule roll_bonus at ")
+    assert error.hint.endswith("calm.rk:2, which this still uses as it was")
+
+
+def test_a_replacement_broken_in_its_own_file_gets_no_such_hint(tmp_path: Path) -> None:
+    error = error_of(ophir_variant(tmp_path / "v", calm_rk="replace rule roll_bonus(p) = 1\n"
+                                                           "rule twice(p) = roll_bonus(p, p)\n"))
+    assert Path(error.file or "").name == "calm.rk" and error.line == 2 and error.hint is None
