@@ -134,16 +134,30 @@ def scenario_test_files(pack_root: Path) -> list[Path]:
     stack = [folder]
     while stack:
         current = stack.pop()
-        for entry in sorted(current.iterdir()):
-            if entry.is_symlink():
-                continue
-            if entry.is_dir():
-                stack.append(entry)
-            elif entry.suffix == ".toml" and entry.is_file():
-                found.append(entry)
-                if len(found) > MAX_TEST_FILES:
-                    raise PackError(f"more than {MAX_TEST_FILES} scenario test files", file=display_path(folder))
+        try:
+            entries = sorted(current.iterdir())
+            for entry in entries:
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    stack.append(entry)
+                elif entry.suffix == ".toml" and entry.is_file():
+                    found.append(entry)
+                    if len(found) > MAX_TEST_FILES:
+                        raise PackError(f"more than {MAX_TEST_FILES} scenario test files", file=display_path(folder))
+        except OSError as exc:  # a folder nested past the system's longest path, or one that cannot be read
+            raise _unreadable(folder, current, exc) from None
     return sorted(found)
+
+
+def _unreadable(folder: Path, current: Path, exc: OSError) -> PackError:
+    inside = current.relative_to(folder).parts
+    where = "/".join(part if len(part) <= 20 else part[:20] + "..." for part in inside[:3])
+    if len(inside) > 3:
+        where += f"/... ({len(inside)} folders deep)"
+    return PackError(f"cannot read a folder of the scenario tests{' (' + where + ')' if where else ''}: "
+                     f"{exc.strerror or exc}", file=display_path(folder),
+                     hint="keep scenario test files in a few levels of short folder names")
 
 
 def base_roots(pack_root: Path) -> list[Path]:
