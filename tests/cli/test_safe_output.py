@@ -27,7 +27,13 @@ FORBIDDEN = ["\x1b[2J", "\x1b[A", "\x1b[5m", "\x1b[?1049h", "\x1b]", "\x07", "\x
     ("a\x1b]8;;http://x\x07link\x1b]8;;\x07b", "alinkb"),
     ("title\x1b]0;pwned\x1b\\", "title"),
     ("\x9b31mC1", "C1"),
-    ("x\u202ey", "xy"),
+    ("x\u202ey", "x<U+202E>y"),        # a bidirectional control is shown as its code, never obeyed
+    ("Al\u200bice", "Al<U+200B>ice"),   # a zero-width space: removed, the name looked the same as "Alice"
+    ("\ufeffBob\u2060", "<U+FEFF>Bob<U+2060>"),
+    ("a\u2028b", "a<U+2028>b"),
+    ("a\u200db", "a<U+200D>b"),
+    ("\U0001f468\u200d\U0001f469", "\U0001f468\u200d\U0001f469"),  # a joiner inside an emoji shows as that emoji
+    ("\U0001f3f3\ufe0f\u200d\U0001f308", "\U0001f3f3\ufe0f\u200d\U0001f308"),
     ("tab\there", "tab here"),
     ("two\nlines\r", "twolines"),
     ("[/bold]Goal", "[/bold]Goal"),     # markup is not removed: it is shown as written
@@ -51,7 +57,7 @@ def test_hostile_pack_plays_and_shows_its_text_literally(layout: str, script, ca
     for sequence in FORBIDDEN:
         assert sequence not in text, repr(sequence)
     for literal in ("[/bold]Hostile", "[/oops]", "[/bold]Start", "Roll [bold]Player 1[/bold]", "[red]Red (P1)",
-                    "Goalclick", "[/]Goevil"):
+                    "Goalclick", "[/]Go<U+202E>evil"):
         assert literal in text, literal
 
 

@@ -1,5 +1,6 @@
 // The ruleskit page: play at a seat (/seat/TOKEN), host a table hot-seat (/host/TOKEN), or replay a log (/replay).
-// Everything shown is set as text (textContent), never parsed as HTML, so a pack's names cannot inject markup.
+// Everything shown is set as text (textContent), never parsed as HTML, so a pack's names cannot inject markup,
+// and through shown(), so a character that would not show cannot make one name look like another.
 "use strict";
 
 const PALETTE = ["#e0b422", "#3a9a5b", "#2f6fd0", "#c8412f", "#8e44ad", "#e07b22", "#16a0a0", "#7a7a7a"];
@@ -18,18 +19,40 @@ const page = {
 
 // ------------------------------------------------------------------ small helpers
 
+// shown: characters that take no room on screen or reorder the text around them (zero-width spaces and joiners,
+// bidirectional controls, line separators) are shown as their code, `<U+200B>`, as the terminal shows them
+// (ruleskit/safetext.py): `Al\u200bice` looked the same as `Alice`. A joiner between two symbols (an emoji) stays.
+const MARKED = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
+const EMOJI_TAIL = /[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/u;
+const SYMBOL = /^\p{So}$/u;
+
+function joinsSymbols(chars, at) {
+  let before = at - 1;
+  while (before >= 0 && EMOJI_TAIL.test(chars[before])) before -= 1;
+  return before >= 0 && at + 1 < chars.length && SYMBOL.test(chars[before]) && SYMBOL.test(chars[at + 1]);
+}
+
+function shown(text) {
+  const chars = Array.from(String(text));
+  return chars.map((char, at) => {
+    if (!MARKED.test(char) || (char === "\u200d" && joinsSymbols(chars, at))) return char;
+    return `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+  }).join("");
+}
+// end of shown
+
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
+    else if (key === "text") node.textContent = shown(value);
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(child instanceof Node ? child : document.createTextNode(shown(child)));
   }
   return node;
 }
@@ -37,7 +60,7 @@ function el(tag, attrs, ...children) {
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [key, value] of Object.entries(attrs || {})) {
-    if (key === "text") node.textContent = value;
+    if (key === "text") node.textContent = shown(value);
     else node.setAttribute(key, String(value));
   }
   for (const child of children.flat()) if (child) node.append(child);
@@ -54,7 +77,7 @@ function seatColour(seat, named) {
 function notice(text, kind) {
   const box = $("notice");
   if (!text) { box.hidden = true; return; }
-  box.textContent = text;
+  box.textContent = shown(text);
   box.className = kind || "";
   box.hidden = false;
 }
@@ -78,8 +101,8 @@ function post(path, body) {
 // ------------------------------------------------------------------ drawing a table
 
 function drawTable(table, me, deciders) {
-  $("title").textContent = table.title;
-  document.title = table.title + " · ruleskit";
+  $("title").textContent = shown(table.title);
+  document.title = shown(table.title) + " · ruleskit";
   drawStatus(table.header);
   drawResult(table.result);
   drawBoard(table.board, table.players);
@@ -215,7 +238,7 @@ function drawSeat(payload) {
 
 function drawActions(payload) {
   const box = $("actions");
-  $("actions-title").textContent = payload.over ? "Game over" : (payload.deciding ? `Your move, ${payload.name}` : payload.name);
+  $("actions-title").textContent = shown(payload.over ? "Game over" : (payload.deciding ? `Your move, ${payload.name}` : payload.name));
   if (payload.over) { box.replaceChildren(el("p", { class: "waiting", text: "The game has ended." })); return; }
   if (!payload.deciding) {
     const parts = [el("p", { class: "waiting", text: `Waiting for ${payload.waitingFor.join(", ")}…` })];
@@ -300,9 +323,9 @@ function handOver(payload) {
   // Clear the last player's screen before asking for the next one.
   for (const id of ["board", "game", "players", "pieces", "actions", "feed"]) $(id).replaceChildren();
   $("result").hidden = true;
-  $("handover-text").textContent = `Pass the screen to ${payload.name}.`;
+  $("handover-text").textContent = shown(`Pass the screen to ${payload.name}.`);
   const button = $("handover-button");
-  button.textContent = `I am ${payload.name}: show my screen`;
+  button.textContent = shown(`I am ${payload.name}: show my screen`);
   button.onclick = () => {
     $("handover").hidden = true;
     page.atScreen = payload.seat;
@@ -427,7 +450,7 @@ async function startReplay() {
     if (e.key === "ArrowRight") go(page.replay.step + 1);
     if (e.key === "ArrowLeft") go(page.replay.step - 1);
   });
-  $("actions-title").textContent = `Replay of ${summary.log}`;
+  $("actions-title").textContent = shown(`Replay of ${summary.log}`);
   const start = Number(new URLSearchParams(location.search).get("step"));
   go(Number.isFinite(start) ? start : 0);
 }
