@@ -619,7 +619,8 @@ class _Layer:
         label = f"{section}.{name}" if name else section
         if key not in self.defs:
             raise doc.error(keypath, f"cannot {table} {label}: {self.base_label} has no such definition",
-                            self._suggest(name, self._toml_candidates(section)) if name else None)
+                            self._suggest(name, self._toml_candidates(section)) if name
+                            else f"write [{section}] to give the variant one")
         existing = self.defs[key]
         if section == "kinds" and isinstance(data, dict) and "items" in data and not isinstance(data["items"], dict):
             raise doc.error(keypath + ("items",), f"{label}.items should be a table of items, like "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 import ruleskit
 from ruleskit import PackError
 from ruleskit.cli import main
+
+PACKS = Path(__file__).resolve().parents[1] / "packs"
 
 
 def ophir_variant(root: Path, **files: str) -> Path:
@@ -135,3 +138,17 @@ def test_a_replacement_broken_in_its_own_file_gets_no_such_hint(tmp_path: Path) 
     error = error_of(ophir_variant(tmp_path / "v", calm_rk="replace rule roll_bonus(p) = 1\n"
                                                            "rule twice(p) = roll_bonus(p, p)\n"))
     assert Path(error.file or "").name == "calm.rk" and error.line == 2 and error.hint is None
+
+
+@pytest.mark.parametrize("table", ["update", "replace"])
+def test_changing_a_section_the_base_lacks_says_to_write_it(tmp_path: Path, table: str) -> None:
+    root = tmp_path / "base"
+    shutil.copytree(PACKS / "dice_race", root)  # a pack without [display]
+    variant = tmp_path / "v"
+    variant.mkdir()
+    (variant / "pack.toml").write_text('name = "v"\nversion = "1"\nplayers = { min = 2, max = 4 }\n'
+                                       'extends = "../base"\nfiles = ["v.toml"]\n')
+    (variant / "v.toml").write_text(f'[{table}.display]\ntitle = "Race"\n')
+    error = error_of(variant)
+    assert error.line == 1 and f"cannot {table} display" in error.message
+    assert error.hint == "write [display] to give the variant one"
