@@ -130,9 +130,13 @@ def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[in
     for setting in text.split(":"):
         key, _, value = setting.partition("=")
         try:
-            if key == "depth" and int(value) >= 0:
+            if key == "depth" and 0 <= int(value) <= MAX_PLAYOUT_DECISIONS:
                 depth = int(value)
                 continue
+            if key == "depth" and int(value) > MAX_PLAYOUT_DECISIONS:
+                # Playouts are cut there anyway: a larger depth let one playout run the whole step bound.
+                raise PackError(f"bad mcts setting '{setting}': playouts stop after at most "
+                                f"{MAX_PLAYOUT_DECISIONS:,} decisions (depth=0 to {MAX_PLAYOUT_DECISIONS})")
             if key == "c" and float(value) >= 0:
                 exploration = float(value)
                 continue

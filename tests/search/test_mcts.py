@@ -21,6 +21,19 @@ def test_budget_is_iterations_or_seconds() -> None:
     assert make_bot("mcts:250", ruleskit.load(RACE), 1).name == "mcts:250"
 
 
+def test_a_playout_depth_past_the_playout_cap_is_refused_when_the_bot_is_named() -> None:
+    # A playout is cut after MAX_PLAYOUT_DECISIONS anyway; depth=100000000000 let one playout of a game that
+    # never ends run the whole step bound (93 s for one decision of mcts:1).
+    from ruleskit.bots import check_bot_names
+    from ruleskit.mcts import MAX_PLAYOUT_DECISIONS
+
+    check_bot_names([f"mcts:1:depth={MAX_PLAYOUT_DECISIONS}"])
+    with pytest.raises(PackError, match="depth=0 to"):
+        check_bot_names([f"mcts:1:depth={MAX_PLAYOUT_DECISIONS + 1}"])
+    with pytest.raises(PackError, match="depth=0 to"):
+        make_bot("mcts:1:depth=100000000000", ruleskit.load(RACE), 1)
+
+
 def test_same_seed_and_iterations_replay_the_same_game() -> None:
     game = ruleskit.load(DUEL)
     histories = []
