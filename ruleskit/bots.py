@@ -13,6 +13,7 @@ its seat (`derive_seed`), so games reproduce in any process.
 from __future__ import annotations
 
 import random
+import traceback
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -222,6 +223,39 @@ def out_of_turn_choice(state: State, seated: list[Any], in_a_row: int) -> Action
             if action is not None:
                 return action  # type: ignore[no-any-return]
     return None
+
+
+def bot_decision(bot: Any, state: State, player: int) -> Action:
+    """`bot.choose(state, player)`, checked: a RulesError naming the bot and the seat if the bot fails, changes
+    the decisions of the state it was given, or gives no action of this player's.
+
+    A bot is code of its author's: an exception it raises is a failed game (its file and line in the message),
+    not a traceback that stops every other game of a run.
+    """
+    name = getattr(bot, "name", type(bot).__name__)
+    seat = f"bot '{name}' (Player {player + 1})"
+    decided = len(state.history)
+    try:
+        action = bot.choose(state, player)
+    except RulesError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of the bot's own code is reported as the game's error
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        raise PackError(f"{seat} failed{where}: {type(exc).__name__}: {exc}") from None
+    if len(state.history) != decided:
+        raise PackError(f"{seat} took decisions on the state it was given: "
+                        "search on state.clone() or state.determinized(player, seed)")
+    if isinstance(action, Action):
+        if action.player != player:
+            raise PackError(f"{seat} gave '{action.id}', an action of Player {action.player + 1}'s")
+        return action
+    if isinstance(action, str):  # an action id, as `State.apply` takes
+        for legal in state.legal_actions(player):
+            if legal.id == action:
+                return legal
+        raise PackError(f"{seat} gave '{action}', not one of its legal actions now")
+    raise PackError(f"{seat} gave {type(action).__name__}, not one of state.legal_actions({player})")
 
 
 BotFactory = Callable[..., Bot]

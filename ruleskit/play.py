@@ -25,7 +25,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from .atomic import write_text_atomically
-from .bots import Bot, derive_seed, make_bot, out_of_turn_choice
+from .bots import Bot, bot_decision, derive_seed, make_bot, out_of_turn_choice
 from .digits import plain_digits
 from .display import Display
 from .errors import IllegalAction, PackError
@@ -165,7 +165,7 @@ class PlaySession:
         return 0
 
     def bot_turn(self, player: int) -> None:
-        action = self.bots[player].choose(self.state, player)
+        action = bot_decision(self.bots[player], self.state, player)
         secret = is_secret_pick(self.state, action.id)
         before = self.state.clone()
         self.state.apply(action)

@@ -19,7 +19,7 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from .bots import derive_seed, make_bot, out_of_turn_choice, seat_bots
+from .bots import bot_decision, derive_seed, make_bot, out_of_turn_choice, seat_bots
 from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
@@ -95,7 +95,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
                 decisions += 1
                 continue
             player = state.players_to_decide()[0]
-            state.apply(seated[player].choose(state, player))
+            state.apply(bot_decision(seated[player], state, player), player=player)
             decisions += 1
     except RulesError as exc:
         error = str(exc)

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from ..bots import Bot, check_seat_names, derive_seed, make_bot, out_of_turn_choice
+from ..bots import Bot, bot_decision, check_seat_names, derive_seed, make_bot, out_of_turn_choice
 from ..errors import IllegalAction, PackError
 from ..game import Game
 from ..log import log_lines, pack_ref
@@ -135,7 +135,7 @@ class WebTable:
             bot = self.bots.get(player)
             if bot is None:
                 break
-            self.apply(bot.choose(self.state, player).id, player)
+            self.apply(bot_decision(bot, self.state, player).id, player)
         self.version += 1
 
     def apply(self, action_id: str, player: int) -> None:

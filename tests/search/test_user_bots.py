@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from pathlib import Path
 
 import pytest
-from search_support import RACE
+from search_support import DUEL, RACE
 
 import ruleskit
 from ruleskit.bots import make_bot, seat_bots
@@ -80,3 +81,73 @@ def test_a_bot_module_that_fails_as_it_is_imported_is_explained(tmp_path: Path, 
             make_bot("broken_bots:Bot", ruleskit.load(RACE), 1)
     finally:
         sys.modules.pop("broken_bots", None)
+
+
+CARELESS_BOTS = '''
+class Raises:
+    name = "raises"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        raise ValueError("half written")
+
+
+class PlaysOnTheRealState:
+    name = "plays-on"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        action = state.legal_actions(player)[0]
+        state.apply(action)
+        return action
+
+
+class GivesANumber:
+    name = "number"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        return 0
+
+
+class PicksForAnother:
+    """At a simultaneous stage, the pick of another seat still to pick, if there is one."""
+
+    name = "for-another"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        for other in state.players_to_decide():
+            if other != player:
+                return state.legal_actions(other)[0]
+        return state.legal_actions(player)[0]
+'''
+
+
+@pytest.mark.parametrize(("bot", "message"), [
+    ("Raises", r"bot 'raises' \(Player 1\) failed at .*careless_bots.py:\d+: ValueError: half written"),
+    ("PlaysOnTheRealState", r"bot 'plays-on' \(Player 1\) took decisions on the state it was given"),
+    ("GivesANumber", r"bot 'number' \(Player 1\) gave int"),
+    ("PicksForAnother", r"bot 'for-another' \(Player 1\) gave '.*', an action of Player 2's"),
+])
+def test_a_careless_bot_fails_its_game_naming_the_bot_and_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              bot: str, message: str) -> None:
+    # A bot's exception was a traceback ending the whole run, a bot playing on the state it was given was
+    # reported as the next decision's ('not Player 1's decision'), and a pick of another seat's was taken for it.
+    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    try:
+        record = play_game(ruleskit.load(DUEL), 2, 3, [f"careless_bots:{bot}", "random"])
+    finally:
+        sys.modules.pop("careless_bots", None)
+    assert record.reason == "error"
+    assert record.error is not None and re.search(message, record.error), record.error
