@@ -109,7 +109,10 @@ def own_checks(pack: str | Path, seconds: float, *, seed: int = 0, players: list
                 break
             report = check_pack(game, games=1, players=[count], seed=seed * 1_000_003 + round_number * 7 + index,
                                 shrink=False, thorough_every=thorough_every,
-                                max_decisions=None if round_number % 3 == 2 else cut_at)
+                                max_decisions=None if round_number % 3 == 2 else cut_at,
+                                # a game played to its end may never end (max_turns of a billion): the budget
+                                # left stops it between two decisions
+                                time_budget=max(seconds - (clock() - started), 0.001))
             played += 1
             if report.failure is not None:
                 return Verdict(True, report.failure.name, report.failure.detail, clock() - started, played)

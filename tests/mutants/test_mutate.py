@@ -161,3 +161,45 @@ def test_every_corpus_mutant_is_caught_by_a_lockstep_run() -> None:
         finally:
             shutil.rmtree(copy.parent)
         assert verdict.killed, (mutant.id, time.monotonic() - started)
+
+
+ENDLESS_GAME = """\
+[vars.total]
+type = "int"
+max = 100000
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 1000000000
+
+[actions.tick]
+stage = "main"
+label = "Tick"
+effect = "set total = total + 1\\nend turn"
+
+[invariants.short]
+check = "total < 20000"
+
+[scoring]
+score = "total"
+"""
+
+
+def test_the_checks_of_a_mutant_stop_a_game_that_does_not_end_at_the_budget(tmp_path: Path) -> None:
+    # One round in three plays its game to the end: with max_turns of a billion it ran for hours past --time,
+    # here until the invariant at decision 20,000 fails (the clock given never moves: only the budget stops it).
+    from ruleskit.mutation.killing import own_checks
+
+    pack = tmp_path / "endless"
+    pack.mkdir()
+    (pack / "pack.toml").write_text('name = "endless"\nversion = "1"\nplayers = { min = 2, max = 2 }\n'
+                                    'files = ["game.toml"]\n', encoding="utf-8")
+    (pack / "game.toml").write_text(ENDLESS_GAME, encoding="utf-8")
+    verdict = own_checks(pack, 0.3, games=3, cut_at=10, clock=lambda: 0.0)
+    assert not verdict.killed, verdict.detail
+    assert verdict.games == 3
