@@ -252,13 +252,15 @@ class MCTSBot:
         if len(actions) == 1:
             return actions[0]
         self.spent = self.edges = 0
+        # A time budget covers the look for a win too: 10,000 actions to try made `mcts:0.5s` take 3 s.
+        deadline = time.perf_counter() + self.budget.seconds if self.budget.seconds is not None else None
         root_state = blind_copy(state, player)
         root = self.reused_root(state, player) or Node()
-        winning = self.immediate_win(root_state, player, actions)
+        winning = self.immediate_win(root_state, player, actions, deadline)
         if winning is not None:
             self.kept = None
             return winning
-        self.search(root, root_state, player)
+        self.search(root, root_state, player, deadline)
         by_id = {a.id: a for a in actions}
         stats = [(edge.visits, edge.reward / edge.visits if edge.visits else 0.0, aid)
                  for (who, aid), edge in root.edges.items() if who == player and aid in by_id]
@@ -269,11 +271,13 @@ class MCTSBot:
         self.keep(root, state, player, chosen)
         return chosen
 
-    def immediate_win(self, state: State, player: int, actions: list[Action]) -> Action | None:
-        """An action that wins the game at once (alone) in every sampled copy, if there is one."""
+    def immediate_win(self, state: State, player: int, actions: list[Action],
+                      deadline: float | None = None) -> Action | None:
+        """An action that wins the game at once (alone) in every sampled copy, if there is one found before the
+        step limit or the deadline."""
         seeds = [self.rng.getrandbits(63) for _ in range(WIN_CHECK_SAMPLES)]
         for action in actions:
-            if self.spent >= self.step_limit:
+            if self.spent >= self.step_limit or (deadline is not None and time.perf_counter() >= deadline):
                 return None
             for seed in seeds:
                 copy = state.determinized(player, seed)
@@ -292,8 +296,10 @@ class MCTSBot:
 
     # ------------------------------------------------------------- the search
 
-    def search(self, root: Node, state: State, player: int) -> None:
-        deadline = time.perf_counter() + self.budget.seconds if self.budget.seconds is not None else None
+    def search(self, root: Node, state: State, player: int, deadline: float | None = None) -> None:
+        """Iterate until the budget is spent: its iterations, or `deadline` (the decision's, for a time budget)."""
+        if deadline is None and self.budget.seconds is not None:
+            deadline = time.perf_counter() + self.budget.seconds
         iterations = 0
         while True:
             if deadline is not None:

@@ -112,6 +112,29 @@ def test_time_budget_searches_until_the_time_is_up() -> None:
     assert bot.last_iterations >= 1
 
 
+def test_a_time_budget_bounds_the_look_for_a_win_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each action was tried for a win whatever the time: on a pack of 10,000 actions `mcts:0.5s` took 3 s.
+    import itertools
+
+    from ruleskit import mcts
+
+    ticks = itertools.count()
+    monkeypatch.setattr(mcts.time, "perf_counter", lambda: float(next(ticks)))  # a second passes at each look
+    copies = 0
+    determinized = ruleskit.State.determinized
+
+    def counted(self: ruleskit.State, viewer: int, seed: int) -> ruleskit.State:
+        nonlocal copies
+        copies += 1
+        return determinized(self, viewer, seed)
+
+    monkeypatch.setattr(ruleskit.State, "determinized", counted)
+    state = _connect_four([])
+    bot = MCTSBot(state.game, 1, "0.5s")
+    assert bot.choose(state, 0) in state.legal_actions(0)
+    assert bot.last_iterations == 1 and copies == 1  # the deadline passed: no action tried, one iteration
+
+
 def _connect_four(columns: list[int]) -> ruleskit.State:
     state = ruleskit.load("connect_four").new_game(players=2, seed=0)
     for column in columns:
