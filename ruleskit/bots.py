@@ -217,11 +217,9 @@ def out_of_turn_choice(state: State, seated: list[Any], in_a_row: int) -> Action
         return None
     players = sorted({a.player for a in state.out_of_turn_actions()})
     for player in players:
-        intervene = getattr(seated[player], "intervene", None)
-        if intervene is not None:
-            action = intervene(state, player)
-            if action is not None:
-                return action  # type: ignore[no-any-return]
+        action = bot_intervention(seated[player], state, player)
+        if action is not None:
+            return action
     return None
 
 
@@ -232,30 +230,59 @@ def bot_decision(bot: Any, state: State, player: int) -> Action:
     A bot is code of its author's: an exception it raises is a failed game (its file and line in the message),
     not a traceback that stops every other game of a run.
     """
-    name = getattr(bot, "name", type(bot).__name__)
-    seat = f"bot '{name}' (Player {player + 1})"
+    action = _checked_call(bot, "choose", state, player)
+    if action is None:
+        raise PackError(f"{_seat(bot, player)} gave NoneType, not one of state.legal_actions({player})")
+    return _own_action(bot, state, player, action, state.legal_actions(player))
+
+
+def bot_intervention(bot: Any, state: State, player: int) -> Action | None:
+    """`bot.intervene(state, player)`, checked as `bot_decision` checks a choice; None if the bot has no such
+    method or does not act."""
+    if getattr(bot, "intervene", None) is None:
+        return None
+    action = _checked_call(bot, "intervene", state, player)
+    if action is None:
+        return None
+    return _own_action(bot, state, player, action, state.out_of_turn_actions(player))
+
+
+def _seat(bot: Any, player: int) -> str:
+    return f"bot '{getattr(bot, 'name', type(bot).__name__)}' (Player {player + 1})"
+
+
+def _checked_call(bot: Any, method: str, state: State, player: int) -> Any:
     decided = len(state.history)
     try:
-        action = bot.choose(state, player)
+        action = getattr(bot, method)(state, player)
     except RulesError:
         raise
     except Exception as exc:  # noqa: BLE001 - any failure of the bot's own code is reported as the game's error
-        frames = traceback.extract_tb(exc.__traceback__)
-        where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-        raise PackError(f"{seat} failed{where}: {type(exc).__name__}: {exc}") from None
+        raise PackError(f"{_seat(bot, player)} failed{_where(exc)}: {type(exc).__name__}: {exc}") from None
     if len(state.history) != decided:
-        raise PackError(f"{seat} took decisions on the state it was given: "
+        raise PackError(f"{_seat(bot, player)} took decisions on the state it was given: "
                         "search on state.clone() or state.determinized(player, seed)")
+    return action
+
+
+def _where(exc: BaseException) -> str:
+    """' at FILE:LINE' of the innermost frame an exception passed through, or nothing."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+
+
+def _own_action(bot: Any, state: State, player: int, action: Any, offered: list[Action]) -> Action:
+    """The action a bot gave, if it is one of the player's own: an Action of that seat, or an action id."""
     if isinstance(action, Action):
         if action.player != player:
-            raise PackError(f"{seat} gave '{action.id}', an action of Player {action.player + 1}'s")
+            raise PackError(f"{_seat(bot, player)} gave '{action.id}', an action of Player {action.player + 1}'s")
         return action
     if isinstance(action, str):  # an action id, as `State.apply` takes
-        for legal in state.legal_actions(player):
+        for legal in offered:
             if legal.id == action:
                 return legal
-        raise PackError(f"{seat} gave '{action}', not one of its legal actions now")
-    raise PackError(f"{seat} gave {type(action).__name__}, not one of state.legal_actions({player})")
+        raise PackError(f"{_seat(bot, player)} gave '{action}', not one of its legal actions now")
+    raise PackError(f"{_seat(bot, player)} gave {type(action).__name__}, not one of state.legal_actions({player})")
 
 
 BotFactory = Callable[..., Bot]
@@ -361,8 +388,12 @@ def make_bot(spec: str, game: Game, seed: int) -> Bot:
     factory, option = bot_factory(spec)
     try:
         bot = factory(game, seed) if option is None else factory(game, seed, option)
+    except RulesError:
+        raise
     except TypeError as exc:
         raise PackError(f"bot '{spec}' could not be made: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - the bot's own code failed: say where, with no traceback
+        raise PackError(f"bot '{spec}' could not be made{_where(exc)}: {type(exc).__name__}: {exc}") from None
     if not callable(getattr(bot, "choose", None)):
         raise PackError(f"bot '{spec}' has no choose(state, player) method")
     return bot

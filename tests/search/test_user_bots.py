@@ -15,6 +15,8 @@ from ruleskit.bots import make_bot, seat_bots
 from ruleskit.errors import PackError
 from ruleskit.simulate import play_game
 
+MARKET = str(Path(__file__).resolve().parent.parent / "packs" / "street_market")
+
 BOT_MODULE = '''
 class FirstBot:
     """Always the first legal action; an option, if given, is kept to show it arrives."""
@@ -116,6 +118,36 @@ class GivesANumber:
         return 0
 
 
+class CannotStart:
+    name = "cannot-start"
+
+    def __init__(self, game, seed):
+        raise RuntimeError("no settings file")
+
+    def choose(self, state, player):
+        return state.legal_actions(player)[0]
+
+
+class FailsOutOfTurn:
+    name = "fails-out-of-turn"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        return state.legal_actions(player)[0]
+
+    def intervene(self, state, player):
+        raise KeyError("cash")
+
+
+class ActsForAnotherOutOfTurn(FailsOutOfTurn):
+    name = "acts-for-another"
+
+    def intervene(self, state, player):
+        return state.legal_actions(state.players_to_decide()[0])[0]  # the decider's, not its own
+
+
 class PicksForAnother:
     """At a simultaneous stage, the pick of another seat still to pick, if there is one."""
 
@@ -151,3 +183,33 @@ def test_a_careless_bot_fails_its_game_naming_the_bot_and_seat(tmp_path: Path, m
         sys.modules.pop("careless_bots", None)
     assert record.reason == "error"
     assert record.error is not None and re.search(message, record.error), record.error
+
+
+@pytest.mark.parametrize(("bot", "message"), [
+    ("FailsOutOfTurn", r"bot 'fails-out-of-turn' \(Player \d\) failed at .*careless_bots.py:\d+: KeyError: 'cash'"),
+    ("ActsForAnotherOutOfTurn", r"bot 'acts-for-another' \(Player \d\) gave '.*', an action of Player \d's"),
+])
+def test_a_careless_bot_acting_out_of_turn_fails_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         bot: str, message: str) -> None:
+    # intervene() was called unchecked: an exception was a traceback, and an action of another seat's was
+    # taken for that seat.
+    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    try:
+        record = play_game(ruleskit.load(MARKET), 2, 3, [f"careless_bots:{bot}", "random"])
+    finally:
+        sys.modules.pop("careless_bots", None)
+    assert record.error is not None and re.search(message, record.error), record.error
+
+
+def test_a_bot_that_fails_as_it_is_made_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    try:
+        with pytest.raises(PackError, match=r"bot 'careless_bots:CannotStart' could not be made at "
+                                            r".*careless_bots.py:\d+: RuntimeError: no settings file"):
+            make_bot("careless_bots:CannotStart", ruleskit.load(RACE), 1)
+    finally:
+        sys.modules.pop("careless_bots", None)
