@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from search_support import DUEL, RACE, SHOWN, play_until
 
@@ -133,6 +135,50 @@ def test_a_time_budget_bounds_the_look_for_a_win_too(monkeypatch: pytest.MonkeyP
     bot = MCTSBot(state.game, 1, "0.5s")
     assert bot.choose(state, 0) in state.legal_actions(0)
     assert bot.last_iterations == 1 and copies == 1  # the deadline passed: no action tried, one iteration
+
+
+FAILING_HEURISTIC = {
+    "pack.toml": 'name = "failing-heuristic"\nversion = "1"\nplayers = { min = 2, max = 2 }\nfiles = ["game.toml"]\n',
+    "game.toml": """\
+[vars.total]
+type = "int"
+max = 100
+
+[stages.main]
+
+[phases.play]
+stage = "main"
+
+[flow]
+start = "play"
+max_turns = 10
+
+[actions.add]
+stage = "main"
+params = { n = "range(3)" }
+label = "Add {n}"
+effect = "set total = total + n\\nend turn"
+
+[scoring]
+score = "total"
+
+[report]
+heuristic = "total // 0"
+""",
+}
+
+
+@pytest.mark.parametrize("bot", ["greedy", "mcts:20:depth=2"])
+def test_a_heuristic_that_fails_is_the_games_error_at_its_line(tmp_path: Path, bot: str) -> None:
+    # Under mcts a failing heuristic scored every cut playout as a draw: the bot played at random, without a word.
+    from ruleskit.simulate import play_game
+
+    for name, text in FAILING_HEURISTIC.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    record = play_game(ruleskit.load(tmp_path, cache=False), 2, 1, [bot, bot])
+    assert record.reason == "error"
+    assert record.error is not None and "division by zero in heuristic" in record.error
+    assert "game.toml:24" in record.error
 
 
 def _connect_four(columns: list[int]) -> ruleskit.State:
