@@ -233,7 +233,7 @@ def bot_decision(bot: Any, state: State, player: int) -> Action:
     action = _checked_call(bot, "choose", state, player)
     if action is None:
         raise PackError(f"{_seat(bot, player)} gave NoneType, not one of state.legal_actions({player})")
-    return _own_action(bot, state, player, action, state.legal_actions(player))
+    return _own_action(bot, player, action, lambda: state.legal_actions(player))
 
 
 def bot_intervention(bot: Any, state: State, player: int) -> Action | None:
@@ -244,7 +244,7 @@ def bot_intervention(bot: Any, state: State, player: int) -> Action | None:
     action = _checked_call(bot, "intervene", state, player)
     if action is None:
         return None
-    return _own_action(bot, state, player, action, state.out_of_turn_actions(player))
+    return _own_action(bot, player, action, lambda: state.out_of_turn_actions(player))
 
 
 def _seat(bot: Any, player: int) -> str:
@@ -271,14 +271,15 @@ def _where(exc: BaseException) -> str:
     return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
 
 
-def _own_action(bot: Any, state: State, player: int, action: Any, offered: list[Action]) -> Action:
-    """The action a bot gave, if it is one of the player's own: an Action of that seat, or an action id."""
+def _own_action(bot: Any, player: int, action: Any, offered: Callable[[], list[Action]]) -> Action:
+    """The action a bot gave, if it is one of the player's own: an Action of that seat, or an action id (looked
+    up in `offered()`, listed only then: a bot's every decision passes here)."""
     if isinstance(action, Action):
         if action.player != player:
             raise PackError(f"{_seat(bot, player)} gave '{action.id}', an action of Player {action.player + 1}'s")
         return action
     if isinstance(action, str):  # an action id, as `State.apply` takes
-        for legal in offered:
+        for legal in offered():
             if legal.id == action:
                 return legal
         raise PackError(f"{_seat(bot, player)} gave '{action}', not one of its legal actions now")
