@@ -23,7 +23,7 @@ ALPHA = 0.05
 
 def _check_players(game: Game, players: int) -> None:
     if not game.min_players <= players <= game.max_players:
-        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        raise game.players_refused(players)
 
 
 def _rate_row(what: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> dict[str, Any]:

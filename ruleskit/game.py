@@ -281,6 +281,17 @@ class Game:
     def chain(self) -> list[str]:
         return self.source.chain
 
+    @property
+    def player_range(self) -> str:
+        """The player counts as messages write them: "2-4", or "2" for a pack of exactly two."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
+    def players_refused(self, count: object) -> PackError:
+        """The error for a player count outside the pack's range, as every front end words it."""
+        return PackError(f"{self.name} is for {self.player_range} players, not {count}")
+
     def new_game(self, players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None) -> State:
         """A new game, set up and run to its first decision."""
         return State.new(self, players if players is not None else self.min_players, seed, options)
@@ -292,7 +303,7 @@ class Game:
             f"{len(self.program.rules)} rules", f"{len(self.program.procs)} procedures",
             f"{sum(1 for group, _ in self.source.definitions if group == 'hook')} hooks",
         ]
-        return (f"{self.name} {self.version}: ok ({self.min_players}-{self.max_players} players; "
+        return (f"{self.name} {self.version}: ok ({self.player_range} players; "
                 + ", ".join(parts) + ")")
 
 

@@ -270,7 +270,7 @@ def log_start(header: dict[str, Any], game: Game, name: str) -> tuple[int, int, 
     """Players, seed and options of a log's header, checked against the game."""
     players = header["players"]
     if not game.min_players <= players <= game.max_players:
-        raise PackError(f"$.players: {game.name} is for {game.min_players}-{game.max_players} players, "
+        raise PackError(f"$.players: {game.name} is for {game.player_range} players, "
                         f"not {players}", file=name, line=1)
     try:
         options = check_options(game, header.get("options"), players)

@@ -71,7 +71,7 @@ def build_scenario(doc: TomlDoc, folder: Path, pack: str | Game | None = None, s
     if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10 ** MAX_INT_DIGITS:
         raise doc.error(("seed",), f"'seed' must be an integer of at most {MAX_INT_DIGITS} digits")
     if not game.min_players <= players <= game.max_players:
-        raise doc.error(("players",), f"{game.name} is for {game.min_players}-{game.max_players} players, "
+        raise doc.error(("players",), f"{game.name} is for {game.player_range} players, "
                         f"not {players}")
     options = _table(doc, ("options",))
     try:

@@ -352,7 +352,7 @@ def simulate(game: Game, games: int, players: int, bots: list[str], seed: int = 
              address: str | None = None) -> dict[str, Any]:
     """Run a simulation and return its summary; `bots` names one bot for all seats or one per seat."""
     if not game.min_players <= players <= game.max_players:
-        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        raise game.players_refused(players)
     bots = seat_bots(bots, players)
     started = time.perf_counter()
     records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress, backend, address)

@@ -73,7 +73,7 @@ def tournament(game: Game, bots: list[str], games: int, players: int, seed: int 
                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play every pairing `games` times with rotating seats; wins, shared wins and ratings by bot."""
     if not game.min_players <= players <= game.max_players:
-        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        raise game.players_refused(players)
     if players < 2:  # a bot alone ranks against no other: the rating model refused its games with a traceback
         raise PackError(f"a tournament rates bots against each other: it needs games of at least 2 players, "
                         f"not {players} (ruleskit simulate gives one bot's win rate)")

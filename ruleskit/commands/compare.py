@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     base, variant = load(args.base), load(args.variant)
     low, high = max(base.min_players, variant.min_players), min(base.max_players, variant.max_players)
     if low > high:  # it read "both packs are played by 3-2 players"
-        raise PackError(f"{base.name} is for {base.min_players}-{base.max_players} players and {variant.name} for "
-                        f"{variant.min_players}-{variant.max_players}: no number of players plays both")
+        raise PackError(f"{base.name} is for {base.player_range} players and {variant.name} for "
+                        f"{variant.player_range}: no number of players plays both")
     players = args.players if args.players is not None else max(low, min(4, high))
     if not low <= players <= high:  # before a bot is named for each of them
         raise PackError(f"both packs are played by {low}-{high} players, not {players}")

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             raise PackError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {args.seed}")
         game = load(args.pack)
         if args.players is not None and not game.min_players <= args.players <= game.max_players:
-            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {args.players}")
+            raise game.players_refused(args.players)
         lobby = Lobby(game, args.players, seats, args.seed, args.scenario)
         if args.players is not None and seats is not None and len(seats) != args.players:
             raise PackError(f"--seats names {len(seats)} seats for {args.players} players")

@@ -82,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..bots import seat_bots
-    from ..errors import PackError
     from ..game import load
     from ..packs import pack_folders
     from ..report import print_summary
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         players = max(game.min_players, min(4, game.max_players))
     if not game.min_players <= players <= game.max_players:  # before a bot is named for each of them
-        raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        raise game.players_refused(players)
     bots = seat_bots(names, players)
     console = Console(stderr=True)
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_of(args.pack)
     for count in args.players or []:  # before the scenario tests, which would run for nothing
         if not game.min_players <= count <= game.max_players:
-            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+            raise game.players_refused(count)
     from ..testing.scenario_tests import run_for_command
 
     scenarios = run_for_command(args, game, quiet=args.json)

@@ -79,7 +79,7 @@ class RulesEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not supported: the supported ones are "
                              f"{', '.join(repr(m) for m in RENDER_MODES)} and None")
         if not game.min_players <= players <= game.max_players:
-            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+            raise game.players_refused(players)
         self.game = game
         self.players = players
         self.render_mode = render_mode

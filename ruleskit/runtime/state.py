@@ -229,7 +229,7 @@ class State:
         if not isinstance(players, int) or isinstance(players, bool):
             raise PackError(f"the number of players must be an integer, not {players!r}")
         if not game.min_players <= players <= game.max_players:
-            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+            raise game.players_refused(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise PackError(f"the seed must be an integer, not {seed!r}")
         return cls.setup_answered(game, initial_data(game, players, seed, options), [])

@@ -526,12 +526,12 @@ def check_against(pack: str | Path | Game, other: str | Path | Game, *, games: i
     counts = players or [n for n in range(game.min_players, game.max_players + 1)
                          if versus.min_players <= n <= versus.max_players]
     if not counts:
-        raise PackError(f"{game.name} ({game.min_players}-{game.max_players} players) and {versus.name} "
-                        f"({versus.min_players}-{versus.max_players}) share no player count")
+        raise PackError(f"{game.name} ({game.player_range} players) and {versus.name} "
+                        f"({versus.player_range}) share no player count")
     for count in counts:
         for g in (game, versus):
             if not g.min_players <= count <= g.max_players:
-                raise PackError(f"{g.name} is for {g.min_players}-{g.max_players} players, not {count}")
+                raise g.players_refused(count)
     patterns = list(expect) + declared_differences(game) + declared_differences(versus)
     expectations = Expectations(patterns)
     names = side_names(game, versus)

@@ -219,7 +219,7 @@ def check_pack(pack: str | Path | Game, *, games: int | None = DEFAULT_GAMES, pl
     counts = players or list(range(game.min_players, game.max_players + 1))
     for count in counts:
         if not game.min_players <= count <= game.max_players:
-            raise PackError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+            raise game.players_refused(count)
     if games is None and time_budget is None:
         raise PackError("give a number of games, a time budget, or both")
     if policy not in POLICIES:

@@ -33,5 +33,5 @@ def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path, capsys: pytest
 def test_a_player_count_the_pack_refuses_stops_before_the_scenario_tests(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["test", "connect_four", "--players", "3", "--quiet"]) == 1
     captured = capsys.readouterr()
-    assert "connect_four is for 2-2 players, not 3" in captured.err
+    assert "connect_four is for 2 players, not 3" in captured.err
     assert "scenario test" not in captured.out

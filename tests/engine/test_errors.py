@@ -292,7 +292,7 @@ def test_removing_something_still_used(tmp_path: Path) -> None:
 
 def test_new_game_rejects_bad_arguments(tmp_path: Path) -> None:
     game = ruleskit.load(write_pack(tmp_path / "pack"))
-    with pytest.raises(PackError, match="for 2-2 players, not 3"):
+    with pytest.raises(PackError, match="for 2 players, not 3"):
         game.new_game(players=3)
     with pytest.raises(PackError, match="seed must be an integer"):
         game.new_game(players=2, seed="x")  # type: ignore[arg-type]

@@ -115,5 +115,5 @@ def test_compare_refuses_a_player_count_the_variant_does_not_allow(capsys: pytes
 def test_compare_of_packs_with_no_player_count_in_common_names_both_ranges(capsys: pytest.CaptureFixture[str]) -> None:
     """It read "both packs are played by 3-2 players, not 3"."""
     assert main(["compare", "valdora", "connect_four", "--quiet"]) == 1
-    assert "valdora is for 3-5 players and connect_four for 2-2: no number of players plays both" \
+    assert "valdora is for 3-5 players and connect_four for 2: no number of players plays both" \
         in capsys.readouterr().err
