@@ -79,14 +79,14 @@ class Budget:
         if text is None or not text.strip():
             return cls(iterations=DEFAULT_ITERATIONS)
         text = text.strip()
-        if re.fullmatch(r"\d+", text):
+        if re.fullmatch(r"[0-9]+", text):  # ASCII digits: `\d` takes full-width ones too
             if int(text) < 1:
                 raise PackError("an mcts budget needs at least 1 iteration")
             if int(text) > MAX_ITERATIONS:
                 raise PackError(f"an mcts budget of {text} iterations would be searching without end: "
                                 f"at most {MAX_ITERATIONS:,} a decision")
             return cls(iterations=int(text))
-        match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)s", text)
+        match = re.fullmatch(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)s", text)
         if match and float(match.group(1)) > MAX_SECONDS:
             raise PackError(f"an mcts budget of {text} would be searching without end: "
                             f"at most {MAX_SECONDS:g}s a decision")
@@ -129,6 +129,8 @@ def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[in
     """`depth=N` (playout decisions before the heuristic scores) and `c=X` (exploration), `:`-separated."""
     for setting in text.split(":"):
         key, _, value = setting.partition("=")
+        if not value.isascii():  # int() and float() read full-width digits, which no other budget takes
+            value = ""
         try:
             if key == "depth" and 0 <= int(value) <= MAX_PLAYOUT_DECISIONS:
                 depth = int(value)
@@ -137,7 +139,7 @@ def parse_settings(text: str, depth: int | None, exploration: float) -> tuple[in
                 # Playouts are cut there anyway: a larger depth let one playout run the whole step bound.
                 raise PackError(f"bad mcts setting '{setting}': playouts stop after at most "
                                 f"{MAX_PLAYOUT_DECISIONS:,} decisions (depth=0 to {MAX_PLAYOUT_DECISIONS})")
-            if key == "c" and float(value) >= 0:
+            if key == "c" and 0 <= float(value) < math.inf:  # infinite exploration made every score NaN
                 exploration = float(value)
                 continue
         except ValueError:

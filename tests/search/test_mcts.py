@@ -36,6 +36,17 @@ def test_a_playout_depth_past_the_playout_cap_is_refused_when_the_bot_is_named()
         make_bot("mcts:1:depth=100000000000", ruleskit.load(RACE), 1)
 
 
+def test_full_width_digits_and_an_infinite_exploration_are_refused() -> None:
+    # `\d`, int() and float() read full-width digits, which greedy's budget refuses; c=inf made every score
+    # NaN, and the bot always took the first action.
+    from ruleskit.bots import check_bot_names
+
+    check_bot_names(["mcts:5:depth=8:c=0.7", "mcts:0.5s"])
+    for bad in ("mcts:\uff15", "mcts:\uff15s", "mcts:5:depth=\uff18", "mcts:5:c=inf", "mcts:5:c=1e400"):
+        with pytest.raises(PackError, match="bad mcts"):
+            check_bot_names([bad])
+
+
 def test_same_seed_and_iterations_replay_the_same_game() -> None:
     game = ruleskit.load(DUEL)
     histories = []
