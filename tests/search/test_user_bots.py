@@ -6,6 +6,7 @@ import importlib
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from search_support import DUEL, RACE
@@ -164,6 +165,17 @@ class PicksForAnother:
 '''
 
 
+def careless_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pack: Any, bot: str) -> Any:
+    """One game of `pack` with bot `bot` of CARELESS_BOTS in the first seat and a random bot in the second."""
+    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    try:
+        return play_game(ruleskit.load(pack), 2, 3, [f"careless_bots:{bot}", "random"])
+    finally:
+        sys.modules.pop("careless_bots", None)
+
+
 @pytest.mark.parametrize(("bot", "message"), [
     ("Raises", r"bot 'raises' \(Player 1\) failed at .*careless_bots.py:\d+: ValueError: half written"),
     ("PlaysOnTheRealState", r"bot 'plays-on' \(Player 1\) took decisions on the state it was given"),
@@ -174,13 +186,7 @@ def test_a_careless_bot_fails_its_game_naming_the_bot_and_seat(tmp_path: Path, m
                                                               bot: str, message: str) -> None:
     # A bot's exception was a traceback ending the whole run, a bot playing on the state it was given was
     # reported as the next decision's ('not Player 1's decision'), and a pick of another seat's was taken for it.
-    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    importlib.invalidate_caches()
-    try:
-        record = play_game(ruleskit.load(DUEL), 2, 3, [f"careless_bots:{bot}", "random"])
-    finally:
-        sys.modules.pop("careless_bots", None)
+    record = careless_game(tmp_path, monkeypatch, DUEL, bot)
     assert record.reason == "error"
     assert record.error is not None and re.search(message, record.error), record.error
 
@@ -193,13 +199,7 @@ def test_a_careless_bot_acting_out_of_turn_fails_its_game(tmp_path: Path, monkey
                                                          bot: str, message: str) -> None:
     # intervene() was called unchecked: an exception was a traceback, and an action of another seat's was
     # taken for that seat.
-    (tmp_path / "careless_bots.py").write_text(CARELESS_BOTS, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    importlib.invalidate_caches()
-    try:
-        record = play_game(ruleskit.load(MARKET), 2, 3, [f"careless_bots:{bot}", "random"])
-    finally:
-        sys.modules.pop("careless_bots", None)
+    record = careless_game(tmp_path, monkeypatch, MARKET, bot)
     assert record.error is not None and re.search(message, record.error), record.error
 
 
