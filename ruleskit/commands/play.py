@@ -48,8 +48,6 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = fresh_seed()
     if args.log:  # checked now, not when the game is over and its log would be lost
-        from ..packs import pack_folders
-
         check_output_file(args.log, "--log", [Path(name) for name in (args.load, args.scenario) if name])
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if seats is not None:
