@@ -23,10 +23,13 @@ FORBIDDEN = ["\x1b[2J", "\x1b[A", "\x1b[5m", "\x1b[?1049h", "\x1b]", "\x07", "\x
 
 @pytest.mark.parametrize("text, shown", [
     ("plain", "plain"),
-    ("\x1b[31mred\x1b[0m", "red"),
-    ("a\x1b]8;;http://x\x07link\x1b]8;;\x07b", "alinkb"),
-    ("title\x1b]0;pwned\x1b\\", "title"),
-    ("\x9b31mC1", "C1"),
+    # An escape sequence is shown as written, its escape as a code: removed, `\x1b[31mRed` looked like `Red`.
+    ("\x1b[31mred\x1b[0m", "<U+001B>[31mred<U+001B>[0m"),
+    ("a\x1b]8;;http://x\x07link\x1b]8;;\x07b", "a<U+001B>]8;;http://x<U+0007>link<U+001B>]8;;<U+0007>b"),
+    ("title\x1b]0;pwned\x1b\\", "title<U+001B>]0;pwned<U+001B>\\"),
+    ("\x9b31mC1", "<U+009B>31mC1"),
+    ("\x07Alice\x00", "<U+0007>Alice<U+0000>"),  # a bell and a NUL: removed, the name looked like "Alice"
+    ("del\x7f", "del<U+007F>"),
     ("x\u202ey", "x<U+202E>y"),        # a bidirectional control is shown as its code, never obeyed
     ("Al\u200bice", "Al<U+200B>ice"),   # a zero-width space: removed, the name looked the same as "Alice"
     ("\ufeffBob\u2060", "<U+FEFF>Bob<U+2060>"),
@@ -35,7 +38,7 @@ FORBIDDEN = ["\x1b[2J", "\x1b[A", "\x1b[5m", "\x1b[?1049h", "\x1b]", "\x07", "\x
     ("\U0001f468\u200d\U0001f469", "\U0001f468\u200d\U0001f469"),  # a joiner inside an emoji shows as that emoji
     ("\U0001f3f3\ufe0f\u200d\U0001f308", "\U0001f3f3\ufe0f\u200d\U0001f308"),
     ("tab\there", "tab here"),
-    ("two\nlines\r", "twolines"),
+    ("two\nlines\r", "two lines<U+000D>"),  # a carriage return would write over the start of the line
     ("[/bold]Goal", "[/bold]Goal"),     # markup is not removed: it is shown as written
     ("Ophir ⛵ ☠", "Ophir ⛵ ☠"),
 ])
@@ -44,7 +47,7 @@ def test_clean(text: str, shown: str) -> None:
 
 
 def test_clean_keeps_newlines_when_asked() -> None:
-    assert clean("a\nb\x1b[2J", newlines=True) == "a\nb"
+    assert clean("a\nb\x1b[2J", newlines=True) == "a\nb<U+001B>[2J"
 
 
 @pytest.mark.parametrize("layout", ["compact", "full"])
@@ -56,8 +59,9 @@ def test_hostile_pack_plays_and_shows_its_text_literally(layout: str, script, ca
     assert code == 0 and "Traceback" not in text
     for sequence in FORBIDDEN:
         assert sequence not in text, repr(sequence)
-    for literal in ("[/bold]Hostile", "[/oops]", "[/bold]Start", "Roll [bold]Player 1[/bold]", "[red]Red (P1)",
-                    "Goalclick", "[/]Go<U+202E>evil"):
+    for literal in ("[/bold]Hostile", "[/oops]", "[/bold]Start", "Roll [bold]Player 1[/bold]", "[red]Red<U+001B>[A (P1)",
+                    "Goal<U+001B>]8;;http://evil.example<U+0007>click", "[/]Go<U+202E>evil",
+                    "Blue<U+000D> fake prompt>"):
         assert literal in text, literal
 
 

@@ -17,6 +17,7 @@ TEXTS = [
     "Alice", "Al\u200bice", "x\u202ey", "\ufeffBob\u2060", "a\u2028b\u2029c", "soft\u00adhyphen", "\u200e\u200f\u061c",
     "fill\u3164er", "a\u200db", "\u200d", "\U0001f468\u200d\U0001f469", "\U0001f3f3\ufe0f\u200d\U0001f308",
     "\U0001f44d\U0001f3fd\u200d\U0001f525", "\u2066iso\u2069", "tag\U000e0041", "\u26f5 ship", "caf\u00e9",
+    "\x07Alice", "\x1b[31mRed\x1b[0m", "NUL\x00", "del\x7f\x9b", "two\nlines\r", "tab\there",
 ]
 
 

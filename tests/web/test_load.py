@@ -186,7 +186,7 @@ def test_the_feed_tells_only_the_last_part_of_a_long_story(served: Any, monkeypa
 
 def test_an_uploaded_files_name_is_told_as_plain_text() -> None:
     assert file_name("C:\\Users\\me\\duel.json") == "duel.json"
-    assert file_name("../../duel\x1b[31m.json") == "duel.json"
+    assert file_name("../../duel\x1b[31m.json") == "duel<U+001B>[31m.json"
     assert file_name("x" * 500) == "x" * 119 + "…"
     assert file_name("") is None and file_name(None) is None
 

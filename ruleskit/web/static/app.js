@@ -19,10 +19,11 @@ const page = {
 
 // ------------------------------------------------------------------ small helpers
 
-// shown: characters that take no room on screen or reorder the text around them (zero-width spaces and joiners,
-// bidirectional controls, line separators) are shown as their code, `<U+200B>`, as the terminal shows them
-// (ruleskit/safetext.py): `Al\u200bice` looked the same as `Alice`. A joiner between two symbols (an emoji) stays.
-const MARKED = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
+// shown: control characters and characters that take no room on screen or reorder the text around them
+// (zero-width spaces and joiners, bidirectional controls, line separators) are shown as their code, `<U+200B>`,
+// as the terminal shows them (ruleskit/safetext.py): `Al\u200bice` looked the same as `Alice`. A joiner between
+// two symbols (an emoji) stays; a tab and a newline are spaces.
+const MARKED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
 const EMOJI_TAIL = /[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/u;
 const SYMBOL = /^\p{So}$/u;
 
@@ -35,6 +36,7 @@ function joinsSymbols(chars, at) {
 function shown(text) {
   const chars = Array.from(String(text));
   return chars.map((char, at) => {
+    if (char === "\n" || char === "\t") return " ";
     if (!MARKED.test(char) || (char === "\u200d" && joinsSymbols(chars, at))) return char;
     return `<U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
   }).join("");
