@@ -22,6 +22,7 @@ from .errors import PackError, RulesError, did_you_mean
 from .game import Game
 from .limits import MAX_SEARCH_STEPS
 from .mcts import MCTSBot
+from .runtime.data import copy_data
 from .runtime.engine import Action
 from .runtime.state import State
 
@@ -32,6 +33,7 @@ OUT_OF_TURN_CHANCE = 4
 MAX_OUT_OF_TURN_IN_A_ROW = 8
 MAX_FOLLOW_UP_OPTIONS = 12
 MAX_GREEDY_SAMPLES = 1000
+_OWN_MODULES = ("ruleskit.",)
 """The most determinized copies a spec (`greedy:N`) may ask for: every copy tries the first action whatever
 the step bound, and `greedy:999999999999` built a list of that many seeds and hung."""
 
@@ -253,6 +255,9 @@ def _seat(bot: Any, player: int) -> str:
 
 def _checked_call(bot: Any, method: str, state: State, player: int) -> Any:
     decided = len(state.history)
+    # A bot from outside ruleskit may write into the game's data (`state.data`, or `state.raw`, which clones
+    # share) without deciding: its data is compared whole after it chose. The built-in bots only read.
+    before = None if type(bot).__module__.startswith(_OWN_MODULES) else (copy_data(state.raw), copy_data(state.pending))
     try:
         action = getattr(bot, method)(state, player)
     except RulesError:
@@ -262,6 +267,9 @@ def _checked_call(bot: Any, method: str, state: State, player: int) -> Any:
     if len(state.history) != decided:
         raise PackError(f"{_seat(bot, player)} took decisions on the state it was given: "
                         "search on state.clone() or state.determinized(player, seed)")
+    if before is not None and (state.raw, state.pending) != before:
+        raise PackError(f"{_seat(bot, player)} changed the game's data without deciding: change a copy "
+                        "(state.clone().data), never state.data or state.raw of the state it was given")
     return action
 
 

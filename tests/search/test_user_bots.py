@@ -109,6 +109,41 @@ class PlaysOnTheRealState:
         return action
 
 
+class WritesTheRawData:
+    name = "writes-raw"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        state.raw["flow"]["turn"] += 1  # `raw` is shared with every clone: only to be read
+        return state.legal_actions(player)[0]
+
+
+class WritesItsData:
+    name = "writes-data"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        state.data["rng"] = 0  # the game's own random stream, set to a value the bot knows
+        return state.legal_actions(player)[0]
+
+
+class SearchesACopy:
+    name = "searches-a-copy"
+
+    def __init__(self, game, seed):
+        pass
+
+    def choose(self, state, player):
+        copy = state.clone()
+        copy.data["rng"] = 0  # a clone's data is its own
+        copy.apply(copy.legal_actions(player)[0])
+        return state.legal_actions(player)[0]
+
+
 class GivesANumber:
     name = "number"
 
@@ -180,6 +215,9 @@ def careless_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pack: Any, bo
     ("Raises", r"bot 'raises' \(Player 1\) failed at .*careless_bots.py:\d+: ValueError: half written"),
     ("PlaysOnTheRealState", r"bot 'plays-on' \(Player 1\) took decisions on the state it was given"),
     ("GivesANumber", r"bot 'number' \(Player 1\) gave int"),
+    # A bot writing into the game's data, shared or its own, without deciding was not noticed.
+    ("WritesTheRawData", r"bot 'writes-raw' \(Player 1\) changed the game's data without deciding"),
+    ("WritesItsData", r"bot 'writes-data' \(Player 1\) changed the game's data without deciding"),
     ("PicksForAnother", r"bot 'for-another' \(Player 1\) gave '.*', an action of Player 2's"),
 ])
 def test_a_careless_bot_fails_its_game_naming_the_bot_and_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -189,6 +227,11 @@ def test_a_careless_bot_fails_its_game_naming_the_bot_and_seat(tmp_path: Path, m
     record = careless_game(tmp_path, monkeypatch, DUEL, bot)
     assert record.reason == "error"
     assert record.error is not None and re.search(message, record.error), record.error
+
+
+def test_a_bot_that_changes_only_its_copies_plays_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = careless_game(tmp_path, monkeypatch, DUEL, "SearchesACopy")
+    assert record.error is None and record.reason != "error"
 
 
 @pytest.mark.parametrize(("bot", "message"), [
