@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import play_app, replay_app
+        from ..web.deadline import server_config
     except ImportError:
         raise PackError("'ruleskit serve' needs the web extra: pip install 'ruleskit[web]'") from None
     from ..bots import check_seat_names
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"Note: listening on {args.host}, so other computers may reach this server; the address above "
               "is the key to the table, so share only the seats' own addresses.", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    uvicorn.Server(server_config(app)).run(sockets=[sock])
     return 0
 
 
