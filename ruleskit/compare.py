@@ -16,7 +16,7 @@ from typing import Any
 from .errors import PackError
 from .game import Game
 from .significance import chi_square_homogeneity, holm_adjusted, mean_difference, proportion_difference
-from .simulate import GameRecord, run_games, summarize
+from .simulate import MAX_DECISIONS, GameRecord, check_decision_limit, run_games, summarize
 
 ALPHA = 0.05
 
@@ -79,18 +79,22 @@ def _group_rows(base: dict[str, Any], variant: dict[str, Any]) -> tuple[list[dic
 
 def compare(base: Game, variant: Game, games: int, players: int, bots: list[str], seed: int = 0,
             workers: int = 1, alpha: float = ALPHA,
-            progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play both packs on the same seeds and return every comparison, flagged where significant."""
+            progress: Callable[[int], None] | None = None, max_decisions: int = MAX_DECISIONS) -> dict[str, Any]:
+    """Play both packs on the same seeds and return every comparison, flagged where significant.
+
+    A game still running after `max_decisions` decisions is stopped without a winner, in either pack."""
     _check_players(base, players)
     _check_players(variant, players)
     if not 0 < alpha < 1:
         raise PackError(f"the significance level must be between 0 and 1, not {alpha}")
+    check_decision_limit(max_decisions)
     started = time.perf_counter()
-    records_a = run_games(base, games, players, bots, seed, workers, progress=progress)
-    records_b = run_games(variant, games, players, bots, seed, workers, progress=progress)
+    records_a = run_games(base, games, players, bots, seed, workers, progress=progress, max_decisions=max_decisions)
+    records_b = run_games(variant, games, players, bots, seed, workers, progress=progress,
+                          max_decisions=max_decisions)
     seconds = time.perf_counter() - started
-    summary_a = summarize(base, records_a, players, seed, bots, seconds, workers)
-    summary_b = summarize(variant, records_b, players, seed, bots, seconds, workers)
+    summary_a = summarize(base, records_a, players, seed, bots, seconds, workers, max_decisions=max_decisions)
+    summary_b = summarize(variant, records_b, players, seed, bots, seconds, workers, max_decisions=max_decisions)
 
     seats = [_rate_row(f"Player {a['seat']}", a["wins"], a["games"], b["wins"], b["games"])
              for a, b in zip(summary_a["wins_by_seat"], summary_b["wins_by_seat"], strict=True)]
@@ -122,6 +126,9 @@ def compare(base: Game, variant: Game, games: int, players: int, bots: list[str]
         "end_reasons": reasons, "end_reasons_overall": overall,
         "significant": flagged,
         "errors": {"base": summary_a["errors"], "variant": summary_b["errors"]},
+        "decision_limit": max_decisions,
+        "cut_at_decision_limit": {"base": summary_a["cut_at_decision_limit"],
+                                  "variant": summary_b["cut_at_decision_limit"]},
         "seconds": round(seconds, 3), "workers": workers,
     }
 

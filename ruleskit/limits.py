@@ -68,3 +68,8 @@ MAX_GAMES = 1_000_000
 all): simulate, compare and tournament keep a record of each game (about 1 KB) until the summary, so ten million
 games would run out of memory hours into the run. A million take about a quarter of an hour at a thousand games
 a second, and give win rates within 0.1%."""
+
+MAX_DECISIONS = 20_000
+"""The most decisions a bot game of simulate, compare or tournament runs (`--max-decisions`, whose default it is):
+a game still running then is stopped, its end reason "decision limit". A pack whose game never ends, played by
+mcts at seconds a decision, otherwise ran for days a game; the game's history, and its log, keep every decision."""

@@ -80,21 +80,27 @@ def _game(ref: str) -> Game:
 
 
 def _play_chunk(ref: str, indices: list[int], players: int, seed: int, bots: list[str], rotate: bool,
-                log_dir: str | None) -> list[Any]:
+                log_dir: str | None, max_decisions: int) -> list[Any]:
     from .simulate import game_seed, play_game, seats_for
 
     game = _game(ref)
-    return [play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir) for i in indices]
+    return [play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir, max_decisions)
+            for i in indices]
 
 
 def run_games_ray(game: Game, chunks: Iterable[list[int]], players: int, bots: list[str], seed: int, rotate: bool,
                   log_dir: str | None, address: str | None,
-                  progress: Callable[[int], None] | None = None, in_flight_per_cpu: int = 3) -> list[Any]:
-    """The game records of every chunk, played as Ray tasks; in game order.
+                  progress: Callable[[int], None] | None = None, in_flight_per_cpu: int = 3,
+                  max_decisions: int | None = None) -> list[Any]:
+    """The game records of every chunk, played as Ray tasks; in game order. Each game is stopped after
+    `max_decisions` decisions (default `simulate.MAX_DECISIONS`).
 
     Chunks are taken from `chunks` as tasks finish, at most `in_flight_per_cpu` per CPU of the cluster at a
     time, so that a run of millions of games does not make and queue every task at its start. On an error
     or Ctrl-C, the tasks still out are cancelled."""
+    from .simulate import MAX_DECISIONS
+
+    limit = MAX_DECISIONS if max_decisions is None else max_decisions
     ray = ray_module(address)
     task = ray.remote(_play_chunk)
     ref = pack_ref(game)
@@ -105,7 +111,7 @@ def run_games_ray(game: Game, chunks: Iterable[list[int]], players: int, bots: l
     try:
         while True:
             for chunk in waiting:
-                pending.append(task.remote(ref, chunk, players, seed, bots, rotate, log_dir))
+                pending.append(task.remote(ref, chunk, players, seed, bots, rotate, log_dir, limit))
                 if len(pending) >= in_flight:
                     break
             if not pending:

@@ -7,7 +7,28 @@ from typing import Any
 from rich.console import Console, Group
 from rich.table import Table
 
+from .limits import MAX_DECISIONS
 from .safetext import markup_safe
+
+
+def decision_limit_note(cut: int, games: int, limit: int, logs: bool = False,
+                        outcome: str = "without a winner") -> str | None:
+    """What to tell of the games stopped at the decision limit, and the option that sets it; None if none was.
+
+    Such a game has no winner (`outcome`): many of them skew the win rates, and at mcts's seconds a decision
+    each one took hours, so the note says how to stop them sooner or let them run longer. `logs`: the run wrote
+    game logs, the place to look at such a game."""
+    if not cut:
+        return None
+    games_text = "game" if games == 1 else "games"
+    were = "was" if cut == 1 else "were"
+    told = (f"{cut} of {games} {games_text} reached the decision limit ({limit:,} decisions) and {were} stopped "
+            f"before the end, {outcome} (ended: decision limit).")
+    if limit < MAX_DECISIONS:
+        return f"{told} If they are only long, let them run longer with --max-decisions (at most {MAX_DECISIONS:,})."
+    where = " (their logs, with --log-dir, show what keeps them going)" if logs else ""
+    return (f"{told} Games this long may never end{where}: --max-decisions N stops them sooner, which saves hours "
+            "with slow bots such as mcts.")
 
 
 def _rate_row(label: str, entry: dict[str, Any], extra: list[str] | None = None) -> list[str]:
@@ -57,7 +78,8 @@ def summary_tables(summary: dict[str, Any]) -> Group:
     return Group(*parts)
 
 
-def print_summary(console: Console, summary: dict[str, Any]) -> None:
+def print_summary(console: Console, summary: dict[str, Any], logs: bool = False) -> None:
+    """The summary's tables, its errors and a note on games stopped at the decision limit (`decision_limit_note`)."""
     bots = ",".join(summary["bots"]) + (" (rotating seats)" if summary.get("rotate") else "")
     console.print(f"[bold]{markup_safe(summary['pack'])} {markup_safe(summary['version'])}[/bold]: {summary['games']} games, "
                   f"{summary['players']} players, bots {bots}, seed {summary['seed']}, "
@@ -67,3 +89,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         console.print(f"[red]error[/red] {markup_safe(error)}", highlight=False)
     if len(summary["errors"]) > 5:
         console.print(f"... and {len(summary['errors']) - 5} more errors")
+    note = decision_limit_note(summary.get("cut_at_decision_limit", 0), summary["games"],
+                               summary.get("decision_limit", MAX_DECISIONS), logs)
+    if note:
+        console.print(f"[yellow]note:[/yellow] {note}", highlight=False)

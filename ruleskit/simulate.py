@@ -23,13 +23,13 @@ from .bots import bot_decision, derive_seed, make_bot, out_of_turn_choice, seat_
 from .errors import PackError, RulesError
 from .game import Game, load
 from .lang.values import label_of
-from .limits import MAX_GAMES
+from .limits import MAX_DECISIONS, MAX_GAMES
 from .log import pack_ref, write_log
 from .raybackend import check_address
 from .stats import mean, rate_entry
 
-MAX_DECISIONS = 20_000
-"""A game still running after this many decisions is stopped and reported as such."""
+DECISION_LIMIT = "decision limit"
+"""The end reason of a game stopped at the decision limit before its end."""
 
 BOT_SEED_SALT = 7919
 
@@ -59,6 +59,20 @@ class GameRecord:
     """Each seat's final place (1 is best, ties share a place); empty if the game did not finish."""
 
 
+def cut_short(record: GameRecord) -> bool:
+    """Whether the game was stopped at the decision limit before its end (a game the pack ended has places)."""
+    return record.reason == DECISION_LIMIT and record.error is None and not record.places
+
+
+def check_decision_limit(max_decisions: int) -> int:
+    """`max_decisions`, refused unless a whole number from 1 to `MAX_DECISIONS`."""
+    if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) \
+            or not 1 <= max_decisions <= MAX_DECISIONS:
+        raise PackError(f"the decision limit must be a whole number from 1 to {MAX_DECISIONS:,}, "
+                        f"not {max_decisions!r}")
+    return max_decisions
+
+
 def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, index)
 
@@ -86,7 +100,7 @@ def play_game(game: Game, players: int, seed: int, bots: list[str], index: int =
     try:
         while not state.is_terminal:
             if decisions >= max_decisions:
-                reason = "decision limit"
+                reason = DECISION_LIMIT
                 break
             extra = out_of_turn_choice(state, seated, in_a_row)  # players acting out of turn, if any
             in_a_row = in_a_row + 1 if extra is not None else 0
@@ -135,9 +149,10 @@ def _init_worker(ref: str, content_hash: str) -> None:
 
 
 def _run_chunk(indices: list[int], players: int, seed: int, bots: list[str], rotate: bool,
-               log_dir: str | None) -> list[GameRecord]:
+               log_dir: str | None, max_decisions: int = MAX_DECISIONS) -> list[GameRecord]:
     assert _WORKER_GAME is not None, "worker started without its game"
-    return [play_game(_WORKER_GAME, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir)
+    return [play_game(_WORKER_GAME, players, game_seed(seed, i), seats_for(bots, i, rotate), i, log_dir,
+                      max_decisions)
             for i in indices]
 
 
@@ -228,10 +243,13 @@ def results_as_completed(submit: Callable[[T], Future[R]], tasks: Iterable[T], i
 def run_games(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
               rotate: bool = False, log_dir: str | Path | None = None,
               progress: Callable[[int], None] | None = None, backend: str = "local",
-              address: str | None = None) -> list[GameRecord]:
-    """Play `games` games, in `workers` local processes or on Ray; records come back in game order."""
+              address: str | None = None, max_decisions: int = MAX_DECISIONS) -> list[GameRecord]:
+    """Play `games` games, in `workers` local processes or on Ray; records come back in game order.
+
+    A game still running after `max_decisions` decisions is stopped, its reason `DECISION_LIMIT`."""
     if not 1 <= games <= MAX_GAMES:
         raise PackError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+    check_decision_limit(max_decisions)
     if workers < 1:
         raise PackError("the number of workers must be at least 1")
     check_address(backend, address)
@@ -244,12 +262,13 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
 
         size = max(1, min(25, games // 16))
         return run_games_ray(game, chunks_of(games, size), players, bots, seed, rotate, logs, address,
-                             progress, CHUNKS_IN_FLIGHT_PER_WORKER)
+                             progress, CHUNKS_IN_FLIGHT_PER_WORKER, max_decisions)
     if backend != "local":
         raise PackError(f"unknown backend '{backend}': local or ray")
     if workers == 1:
         for i in range(games):
-            records.append(play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, logs))
+            records.append(play_game(game, players, game_seed(seed, i), seats_for(bots, i, rotate), i, logs,
+                                     max_decisions))
             if progress:
                 progress(1)
         return records
@@ -262,7 +281,7 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
                           initargs=(pack_ref(game), game.content_hash))
 
         def play_chunk(chunk: list[int]) -> Future[list[GameRecord]]:
-            return pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs)
+            return pool.submit(_run_chunk, chunk, players, seed, bots, rotate, logs, max_decisions)
 
         try:
             for done in results_as_completed(play_chunk, chunks, CHUNKS_IN_FLIGHT_PER_WORKER * workers):
@@ -285,11 +304,13 @@ def run_games(game: Game, games: int, players: int, bots: list[str], seed: int =
 
 
 def summarize(game: Game, records: list[GameRecord], players: int, seed: int, bots: list[str],
-              seconds: float, workers: int = 1, rotate: bool = False) -> dict[str, Any]:
+              seconds: float, workers: int = 1, rotate: bool = False,
+              max_decisions: int = MAX_DECISIONS) -> dict[str, Any]:
     """The numbers a designer reads: win rates with 95% intervals, lengths, end reasons, speed.
 
-    A win shared by k players counts 1/k for each. Everything but the timing
-    keys depends only on the games played.
+    A win shared by k players counts 1/k for each; a game stopped at the decision limit (`max_decisions`, the
+    limit the games were played with) has no winner. Everything but the timing keys depends only on the games
+    played.
     """
     n = len(records)
     seat_wins = [0.0] * players
@@ -335,6 +356,8 @@ def summarize(game: Game, records: list[GameRecord], players: int, seed: int, bo
         "min_decisions": min(decisions) if decisions else 0,
         "max_decisions": max(decisions) if decisions else 0,
         "turns_per_game": [r.turns for r in records],
+        "decision_limit": max_decisions,
+        "cut_at_decision_limit": sum(1 for r in records if cut_short(r)),
         "workers": workers,
         "seconds": round(seconds, 3),
         "games_per_second": round(n / seconds, 3) if seconds > 0 else 0.0,
@@ -349,11 +372,15 @@ TIMING_KEYS = ("workers", "seconds", "games_per_second", "decisions_per_second")
 def simulate(game: Game, games: int, players: int, bots: list[str], seed: int = 0, workers: int = 1,
              rotate: bool = False, log_dir: str | Path | None = None,
              progress: Callable[[int], None] | None = None, backend: str = "local",
-             address: str | None = None) -> dict[str, Any]:
-    """Run a simulation and return its summary; `bots` names one bot for all seats or one per seat."""
+             address: str | None = None, max_decisions: int = MAX_DECISIONS) -> dict[str, Any]:
+    """Run a simulation and return its summary; `bots` names one bot for all seats or one per seat.
+
+    A game still running after `max_decisions` decisions (1 to `MAX_DECISIONS`) is stopped without a winner."""
     if not game.min_players <= players <= game.max_players:
         raise game.players_refused(players)
     bots = seat_bots(bots, players)
     started = time.perf_counter()
-    records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress, backend, address)
-    return summarize(game, records, players, seed, bots, time.perf_counter() - started, workers, rotate)
+    records = run_games(game, games, players, bots, seed, workers, rotate, log_dir, progress, backend, address,
+                        max_decisions)
+    return summarize(game, records, players, seed, bots, time.perf_counter() - started, workers, rotate,
+                     max_decisions)

@@ -10,7 +10,7 @@ Ratings come from openskill's Plackett-Luce model (a TrueSkill-like Bayesian
 rating): each bot has a mean skill `mu` and an uncertainty `sigma`; the
 conservative `ordinal` (mu - 3 sigma) orders the table. Games are rated in a
 fixed order (pairing, then game), so ratings repeat exactly. A game stopped
-before its end (error or decision limit) is not rated.
+before its end (error, or the decision limit `max_decisions`) is not rated.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .bots import derive_seed, seat_bots
 from .errors import PackError
 from .game import Game
 from .limits import MAX_GAMES
-from .simulate import GameRecord, run_games
+from .simulate import MAX_DECISIONS, GameRecord, check_decision_limit, cut_short, run_games
 from .stats import rate_entry
 
 TOURNAMENT_SALT = 104729
@@ -70,14 +70,18 @@ def rate(records: list[GameRecord], bots: list[str]) -> dict[str, Any]:
 
 
 def tournament(game: Game, bots: list[str], games: int, players: int, seed: int = 0, workers: int = 1,
-               progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play every pairing `games` times with rotating seats; wins, shared wins and ratings by bot."""
+               progress: Callable[[int], None] | None = None,
+               max_decisions: int = MAX_DECISIONS) -> dict[str, Any]:
+    """Play every pairing `games` times with rotating seats; wins, shared wins and ratings by bot.
+
+    A game still running after `max_decisions` decisions is stopped, unrated."""
     if not game.min_players <= players <= game.max_players:
         raise game.players_refused(players)
     if players < 2:  # a bot alone ranks against no other: the rating model refused its games with a traceback
         raise PackError(f"a tournament rates bots against each other: it needs games of at least 2 players, "
                         f"not {players} (ruleskit simulate gives one bot's win rate)")
     seat_bots(bots, len(bots))  # every spec names a bot
+    check_decision_limit(max_decisions)
     groups = pairings(bots, players)
     if games * len(groups) > MAX_GAMES:  # every game's record is kept for the ratings
         raise PackError(f"{games:,} games for each of {len(groups):,} pairings are {games * len(groups):,} games, more "
@@ -87,14 +91,15 @@ def tournament(game: Game, bots: list[str], games: int, players: int, seed: int 
     matches = []
     for k, group in enumerate(groups):
         played = run_games(game, games, players, group, seed=derive_seed(seed, TOURNAMENT_SALT, k),
-                           workers=workers, rotate=True, progress=progress)
+                           workers=workers, rotate=True, progress=progress, max_decisions=max_decisions)
         records.extend(played)
         wins = {bot: 0.0 for bot in group}
         for record in played:
             for winner in record.winners:
                 wins[record.bots[winner]] += 1.0 / len(record.winners)
         matches.append({"bots": group, "games": len(played), "wins": {b: round(w, 6) for b, w in wins.items()},
-                        "errors": sum(1 for r in played if r.error is not None)})
+                        "errors": sum(1 for r in played if r.error is not None),
+                        "cut_at_decision_limit": sum(1 for r in played if cut_short(r))})
     seconds = time.perf_counter() - started
     ratings = rate(records, bots)
     table = []
@@ -106,7 +111,12 @@ def tournament(game: Game, bots: list[str], games: int, players: int, seed: int 
                       "ordinal": round(rating.ordinal(), 4), **rate_entry(won, played_games)})
     table.sort(key=lambda row: (-row["ordinal"], row["bot"]))
     errors = [f"{', '.join(r.bots)} game {r.index} (seed {r.seed}): {r.error}" for r in records if r.error]
+    reasons: dict[str, int] = {}
+    for record in records:
+        reasons[record.reason] = reasons.get(record.reason, 0) + 1
     return {"pack": game.name, "version": game.version, "players": players, "seed": seed,
             "games_per_pairing": games, "games": len(records), "bots": list(bots), "ratings": table,
             "pairings": matches, "errors": errors, "rating_model": "openskill PlackettLuce",
+            "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "decision_limit": max_decisions, "cut_at_decision_limit": sum(1 for r in records if cut_short(r)),
             "seconds": round(seconds, 3), "workers": workers}

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .options import GAMES_RANGE, games_count, list_text, path_text
+from .options import GAMES_RANGE, add_decision_limit, games_count, list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "compare"
@@ -30,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("variant", metavar="VARIANT", help="the variant pack (folder or built-in name)")
     parser.add_argument("--games", "-n", type=games_count, default=200,
                         help=f"games per pack, {GAMES_RANGE} (default 200)")
+    add_decision_limit(parser)
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default 4, or the nearest count both packs allow)")
     parser.add_argument("--bots", type=list_text, default="random",
@@ -81,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("games", total=2 * args.games)
         result = compare(base, variant, args.games, players, bots, seed=args.seed, workers=workers,
-                         alpha=args.alpha, progress=lambda n: progress.advance(task, n))
+                         alpha=args.alpha, progress=lambda n: progress.advance(task, n),
+                         max_decisions=args.max_decisions)
     if args.json == "-":
         print(json.dumps(result, indent=2))
     else:
@@ -162,3 +164,11 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
     for side in ("base", "variant"):
         for error in result["errors"][side][:3]:
             console.print(f"[red]error[/red] ({side}) {markup_safe(error)}")
+    from ..limits import MAX_DECISIONS
+    from ..report import decision_limit_note
+
+    cut = result.get("cut_at_decision_limit", {})
+    for side in ("base", "variant"):
+        note = decision_limit_note(cut.get(side, 0), result["games"], result.get("decision_limit", MAX_DECISIONS))
+        if note:
+            console.print(f"[yellow]note:[/yellow] ({side}) {note}")

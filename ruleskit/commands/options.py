@@ -1,5 +1,5 @@
 """Argument types the subcommands share: a path, a list or a name given empty is refused by the parser, and a
-number of games outside 1 to `MAX_GAMES`.
+number of games outside 1 to `MAX_GAMES` or of decisions outside 1 to `MAX_DECISIONS`.
 
 An option given as "" would otherwise read as not given at all (the default: no file written, the default
 seats, the default pack name) or as the working folder (`Path("")` is `.`), so the command would quietly do
@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..limits import MAX_GAMES
+from ..digits import plain_digits
+from ..limits import MAX_DECISIONS, MAX_GAMES
 
 GAMES_RANGE = f"1 to {MAX_GAMES:,}"
 """The range of `--games`, as its help and its error say it."""
+
+DECISIONS_RANGE = f"1 to {MAX_DECISIONS:,}"
+"""The range of `--max-decisions`, as its help and its error say it."""
 
 
 def path_text(text: str) -> str:
@@ -53,3 +57,19 @@ def games_count(text: str) -> int:
     if not 1 <= value <= MAX_GAMES:
         raise argparse.ArgumentTypeError(f"expected a number of games from {GAMES_RANGE}, not {value}")
     return value
+
+
+def decision_count(text: str) -> int:
+    """A decision limit (`--max-decisions`): a whole number of ASCII digits from 1 to `MAX_DECISIONS`. A sign,
+    a fraction, spaces or other digits (full-width ones, which `int()` reads) are refused, not guessed at."""
+    if not plain_digits(text) or not 1 <= int(text) <= MAX_DECISIONS:
+        raise argparse.ArgumentTypeError(f"expected a whole number of decisions from {DECISIONS_RANGE}, "
+                                         f"not '{text}'")
+    return int(text)
+
+
+def add_decision_limit(parser: argparse.ArgumentParser) -> None:
+    """`--max-decisions N`, of every command that plays bot games in bulk (simulate, compare, tournament)."""
+    parser.add_argument("--max-decisions", type=decision_count, default=MAX_DECISIONS, metavar="N",
+                        help=f"stop a game still running after N decisions, {DECISIONS_RANGE} (default "
+                             f"{MAX_DECISIONS:,}): it ends without a winner, under the reason 'decision limit'")

@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Callable
 
-from .options import GAMES_RANGE, games_count, list_text, name_text, path_text
+from .options import GAMES_RANGE, add_decision_limit, games_count, list_text, name_text, path_text
 
 NAME = "simulate"
 HELP = "Play many bot games and report win rates (with 95% intervals), game lengths, end reasons and speed."
@@ -51,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("pack", metavar="PACK", help="pack or variant folder, or the name of a built-in pack")
     parser.add_argument("--games", "-n", type=games_count, default=200,
                         help=f"number of games, {GAMES_RANGE} (default 200)")
+    add_decision_limit(parser)
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default: one per bot when --bots names several, else 4 "
                              "or the pack's nearest player count)")
@@ -118,11 +119,11 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=args.games)
         summary = simulate(game, args.games, players, bots, seed=args.seed, workers=workers, rotate=args.rotate,
                            log_dir=args.log_dir, progress=lambda n: progress.advance(task, n),
-                           backend=args.backend, address=args.address)
+                           backend=args.backend, address=args.address, max_decisions=args.max_decisions)
     if args.json == "-":
         print(json.dumps(summary, indent=2))
     else:
-        print_summary(Console(), summary)
+        print_summary(Console(), summary, logs=args.log_dir is not None)
     if args.plot:
         from ..plots import plot_simulation
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .options import GAMES_RANGE, games_count, list_text, path_text
+from .options import GAMES_RANGE, add_decision_limit, games_count, list_text, path_text
 from .simulate import local_workers, positive_int, seed_int
 
 NAME = "tournament"
@@ -20,6 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("--games", "-n", type=games_count, default=20,
                         help=f"games per pairing, seats rotating one place per game (default 20): {GAMES_RANGE}, "
                              "and at most that many in all the pairings")
+    add_decision_limit(parser)
     parser.add_argument("--players", "-p", type=positive_int, default=None,
                         help="players per game (default: the pack's fewest)")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed (default 0)")
@@ -32,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 
 def print_tournament(console: Any, result: dict[str, Any]) -> None:
     from rich.table import Table
+
+    from ..limits import MAX_DECISIONS
+    from ..report import decision_limit_note
 
     table = Table(title=f"{result['pack']}: {result['games']} games, {result['players']} players a game",
                   title_justify="left")
@@ -51,6 +55,10 @@ def print_tournament(console: Any, result: dict[str, Any]) -> None:
     console.print(pairs)
     for error in result["errors"][:10]:
         console.print(f"[red]error[/red] {error}")
+    note = decision_limit_note(result.get("cut_at_decision_limit", 0), result["games"],
+                               result.get("decision_limit", MAX_DECISIONS), outcome="unrated")
+    if note:
+        console.print(f"[yellow]note:[/yellow] {note}", highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("games", total=total)
         result = tournament(game, bots, args.games, players, seed=args.seed, workers=workers,
-                            progress=lambda n: progress.advance(task, n))
+                            progress=lambda n: progress.advance(task, n), max_decisions=args.max_decisions)
     print_tournament(Console(), result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

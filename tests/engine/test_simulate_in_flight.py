@@ -136,10 +136,10 @@ ENDLESS_CHUNK_SECONDS = 10.0  # what the interrupted run would wait per chunk if
 
 
 def first_chunk_then_endless(indices: list[int], players: int, seed: int, bots: list[str], rotate: bool,
-                             log_dir: str | None) -> list[Any]:
+                             log_dir: str | None, max_decisions: int) -> list[Any]:
     """Chunk 0 is played; every other chunk is one that a worker is still playing when Ctrl-C comes."""
     if indices[0] == 0:
-        return REAL_RUN_CHUNK(indices, players, seed, bots, rotate, log_dir)
+        return REAL_RUN_CHUNK(indices, players, seed, bots, rotate, log_dir, max_decisions)
     time.sleep(ENDLESS_CHUNK_SECONDS)
     assert log_dir is not None
     (Path(log_dir) / f"finished-{indices[0]}").touch()
