@@ -37,6 +37,16 @@ def test_simulate_on_ray_equals_the_local_run() -> None:
     assert on_ray["games"] == 12 and not on_ray["errors"]
 
 
+def test_the_decision_limit_on_ray_is_the_local_one() -> None:
+    """Each task is given the limit: without it the games ran to the default 20,000 decisions."""
+    game = ruleskit.load(ROOT / "tests" / "packs" / "dice_race")
+    local = simulate(game, 12, 2, ["random"], seed=5, max_decisions=25)
+    on_ray = simulate(game, 12, 2, ["random"], seed=5, max_decisions=25, backend="ray")
+    assert _games(on_ray) == _games(local)
+    assert 0 < on_ray["cut_at_decision_limit"] == on_ray["end_reasons"]["decision limit"] < 12
+    assert on_ray["decision_limit"] == 25 == on_ray["max_decisions"]
+
+
 def test_property_tests_on_ray_equal_the_local_run() -> None:
     local = check_pack(DUEL, games=9, seed=3)
     on_ray = check_pack(DUEL, games=9, seed=3, backend="ray")
