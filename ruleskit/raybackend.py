@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import PackError
 from .game import Game, load
+from .limits import MAX_DECISIONS
 from .log import pack_ref
 
 _GAMES: dict[str, Game] = {}
@@ -93,13 +94,11 @@ def run_games_ray(game: Game, chunks: Iterable[list[int]], players: int, bots: l
                   progress: Callable[[int], None] | None = None, in_flight_per_cpu: int = 3,
                   max_decisions: int | None = None) -> list[Any]:
     """The game records of every chunk, played as Ray tasks; in game order. Each game is stopped after
-    `max_decisions` decisions (default `simulate.MAX_DECISIONS`).
+    `max_decisions` decisions (default `MAX_DECISIONS`).
 
     Chunks are taken from `chunks` as tasks finish, at most `in_flight_per_cpu` per CPU of the cluster at a
     time, so that a run of millions of games does not make and queue every task at its start. On an error
     or Ctrl-C, the tasks still out are cancelled."""
-    from .simulate import MAX_DECISIONS
-
     limit = MAX_DECISIONS if max_decisions is None else max_decisions
     ray = ray_module(address)
     task = ray.remote(_play_chunk)

@@ -129,6 +129,8 @@ def _add(table: Any, row: dict[str, Any], rate: bool) -> None:
 
 
 def print_comparison(console: Any, result: dict[str, Any]) -> None:
+    from ..limits import MAX_DECISIONS
+    from ..report import decision_limit_note
     from ..safetext import markup_safe
 
     base, variant = result["base"], result["variant"]
@@ -164,9 +166,6 @@ def print_comparison(console: Any, result: dict[str, Any]) -> None:
     for side in ("base", "variant"):
         for error in result["errors"][side][:3]:
             console.print(f"[red]error[/red] ({side}) {markup_safe(error)}")
-    from ..limits import MAX_DECISIONS
-    from ..report import decision_limit_note
-
     cut = result.get("cut_at_decision_limit", {})
     for side in ("base", "variant"):
         note = decision_limit_note(cut.get(side, 0), result["games"], result.get("decision_limit", MAX_DECISIONS))
