@@ -37,7 +37,7 @@ FRAME_LOCAL = "FRAME"
 
 _new_object = object.__new__
 # A context for reading owns nothing and must change nothing: a table that refuses a write.
-_OWNS_NOTHING: Mapping[int, Any] = MappingProxyType({})
+_OWNS_NOTHING: Mapping[str, dict[Any, Any]] = MappingProxyType({})
 
 
 def nothing(ctx: Ctx) -> None:
@@ -98,10 +98,12 @@ class Ctx:
         self.found: tuple[Any, Any] | None = None
         # For a determinized copy: redraw hidden information once answer number `after` is used.
         self.reseed: dict[str, int] | None = None
-        # Copy on write: the containers this job copied and may change in place, by id. Everything else in
-        # `data` is shared with the state the job started from (and its clones) and is never changed. The
-        # table holds the copies too, so that no id in it can pass to another object while the job runs.
-        self.owned: dict[int, Any] = {}
+        # Copy on write: the parts of `data` this job copied and may change in place (`data[part]` itself),
+        # each with the containers in it that it copied too, by key (`data[part][key]`). Everything else in
+        # `data` is shared with the state the job started from (and its clones) and is never changed. Only
+        # `own` and `own_top` put a container into a part the job owns, so the table always names what is
+        # there: a part replaced whole (a rollback, a redraw) empties the table first.
+        self.owned: dict[str, dict[Any, Any]] = {}
         # While properties are checked (`ruleskit test`): the data as each running action, hook or procedure
         # that reads `old(...)` began, innermost last. None in normal play, where `ensure` does nothing.
         self.olds: list[dict[str, Any]] | None = None
@@ -156,32 +158,34 @@ class Ctx:
 
     # ------------------------------------------------------------- copy on write
 
-    def _owned_copy(self, container: Any) -> Any:
-        copied = container.copy()
-        self.owned[id(copied)] = copied
-        return copied
-
     def own(self, part: str, key: Any) -> Any:
         """The container `data[part][key]` (a player's vars, an item's vars, a zone), safe to change in place."""
         owned = self.owned
-        outer = self.data[part]
-        if id(outer) not in owned:  # `_owned_copy` inline too: the first change a job makes pays it
-            outer = self.data[part] = outer.copy()
-            owned[id(outer)] = outer
-        inner = outer[key]
-        if id(inner) in owned:  # the usual case once a job has changed this container
-            return inner
-        inner = outer[key] = inner.copy()  # `_owned_copy` inline: moving things pays it twice a move
-        owned[id(inner)] = inner
+        table = owned.get(part)
+        if table is not None:
+            inner = table.get(key)
+            if inner is not None:  # the usual case once a job has changed this container
+                return inner
+            outer = self.data[part]
+        else:  # the first change a job makes to this part pays for its copy
+            table = owned[part] = {}  # first: a context for reading refuses it and changes nothing
+            data = self.data
+            outer = data[part] = data[part].copy()
+        if type(key) is int and key < 0 and key >= -len(outer):
+            # A place in a list counted from its end names the container its place from the front names: the
+            # table knows it by that one, as it would know it by its id.
+            return self.own(part, key + len(outer))
+        inner = outer[key] = outer[key].copy()
+        table[key] = inner
         return inner
 
     def own_top(self, part: str) -> Any:
         """The container `data[part]` (the blocked edges, say), safe to change in place."""
         data = self.data
-        value = data[part]
-        if id(value) not in self.owned:
-            value = data[part] = self._owned_copy(value)
-        return value
+        if part not in self.owned:
+            self.owned[part] = {}
+            data[part] = data[part].copy()
+        return data[part]
 
     def checkpoint(self) -> dict[str, Any]:
         """The data as it is now, to roll back to: what this job owns becomes shared again."""
