@@ -81,3 +81,39 @@ def test_a_rejected_value_is_drawn_again_in_a_shuffle_and_in_below() -> None:
     state, expected_value = below_reference(before, 3)
     assert rng.below(data, 3) == expected_value and data["rng"] == state
     assert state != (before + 0x9E3779B97F4A7C15) & MASK  # two steps were taken, not one
+
+
+def shuffle_reference(state: int, items: list[str]) -> tuple[int, list[str]]:
+    expected = list(items)
+    for i in range(len(expected) - 1, 0, -1):
+        state, j = below_reference(state, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    return state, expected
+
+
+def test_shuffles_of_every_size_draw_as_fisher_yates_with_below() -> None:
+    # A shuffle works out the values of up to 64 swaps at once: sizes across one run, several and their edges.
+    sizes = [*range(0, 70), 127, 128, 129, 130, 131, 200]
+    for seed in range(150):
+        for size in sizes:
+            data = {"rng": rng.seed_state(seed * 7919 + size)}
+            cards = [f"c{i}" for i in range(size)]
+            state, expected = shuffle_reference(data["rng"], cards)
+            assert rng.shuffled(data, cards) == expected and data["rng"] == state, (seed, size)
+
+
+def test_a_rejected_value_inside_a_run_of_swaps_is_drawn_again() -> None:
+    # The largest value, at the swap `step` places into the shuffle: within the first run of swaps worked out
+    # together, at its last, and within later runs; at places whose range it is rejected for (11, 65, 51, 70)
+    # and at ones it is not (powers of two: 2, 64).
+    largest = (unmix(MASK) - 0x9E3779B97F4A7C15) & MASK  # the state one step before the largest value
+    for size, step in ((20, 9), (65, 0), (65, 63), (100, 49), (150, 99), (150, 86), (200, 130)):
+        start = (largest - step * 0x9E3779B97F4A7C15) & MASK
+        state = start
+        for _ in range(step):
+            state = splitmix64(state)[0]
+        assert splitmix64(state)[1] == MASK
+        cards = [f"c{i}" for i in range(size)]
+        data = {"rng": start}
+        expected_state, expected = shuffle_reference(start, cards)
+        assert rng.shuffled(data, cards) == expected and data["rng"] == expected_state, (size, step)
