@@ -364,6 +364,8 @@ def _data(*keys: Any) -> ast.expr:
     return node
 
 
+_SEATS_DUMP = ast.dump(_data("n"))  # the bound of `_seat_test`: a seat of this game is below D['n']
+
 
 def _module_name(prefix: str, name: str, known: dict[str, str], taken: set[str]) -> str:
     """The Python name for definition `name` in generated code: its name mangled to a safe identifier,
@@ -451,6 +453,13 @@ class GeneratingCompiler(Compiler):
         # The rules that have a body for int arguments, with the positions of the parameters it assumes
         # are ints: a call whose arguments there are surely ints calls that body directly.
         self._int_params: dict[str, list[int]] = {}
+        # The Python locals known to hold a seat of the game (an int from 0 to n - 1, never a truth value):
+        # a rule's, procedure's or hook's parameters in the body that runs once its entry has tested them,
+        # a comprehension's variable over the players. A field or zone of one is read without a test.
+        self._seats: set[str] = set()
+        # The rules whose fast body (`_int_params`) assumes seats too, with those parameters' positions: a call
+        # passing surely seats there (and surely ints at `_int_params`) calls that body directly.
+        self._seat_positions: dict[str, list[int]] = {}
         # The Python locals known to hold an int within a range (`ranges.py`): a rule's parameters in its
         # body for ints, when its entry tested them against `PARAM_BOUND` too.
         self._ranges: dict[str, Bounds] = {}
@@ -563,6 +572,8 @@ class GeneratingCompiler(Compiler):
         if zone.owner == "player":
             if table is None:
                 table = self._zone_tables[name] = [support.zone_ref(name, seat) for seat in range(model.max_players)]
+            if getattr(call, "seat_owner", False):  # surely a seat of this game (`_zone_of`): in the table
+                return _sub(self.constant(table, "zone_refs"), owner)
             in_range = ast.BoolOp(ast.And(), [
                 ast.Compare(_call("type", owner), [ast.Is()], [_name("int")]),
                 ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [owner, _const(len(table))])])
@@ -734,18 +745,22 @@ class GeneratingCompiler(Compiler):
         scope = Scope({n: type_of(t) for n, t in definition.params})
         numeric = self._numeric_params(definition)
         ranged = bool(numeric) and self._does_arithmetic_on(definition, numeric)
+        seats: list[str] = []
 
         def bodies() -> tuple[tuple[ast.expr, str], ast.expr | None]:
             general = self.gen_expr(definition.body, scope)
-            if not numeric or self._env_names is None:
+            if self._env_names is None:
                 return general, None
-            self._sure = {f"L_{n}" for n in numeric}
+            seats[:] = self._seat_params(definition, [ast.Expr(general[0])])
+            if not numeric and not seats:
+                return general, None
+            self._sure, self._seats = {f"L_{n}" for n in numeric}, {f"L_{n}" for n in seats}
             if ranged:
                 self._ranges = {f"L_{n}": (-PARAM_BOUND, PARAM_BOUND) for n in numeric}
             try:
                 fast, _ = self.gen_expr(definition.body, scope)
             finally:
-                self._sure, self._ranges = set(), {}
+                self._sure, self._ranges, self._seats = set(), {}, set()
             return general, fast
 
         ((body, result_type), fast), local = self.generate(bodies, [])
@@ -755,10 +770,13 @@ class GeneratingCompiler(Compiler):
             self._rule_bounds[definition.name] = general_bounds
         if fast is not None and local:
             tests: list[ast.expr] = [self._int_test(f"L_{n}", ranged) for n in numeric]
+            tests += [_seat_test(_name(f"L_{n}"), _name(f"L_{n}")) for n in seats]
             fast_bounds = node_bounds(fast)
             body = ast.IfExp(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast, body)
             names = [p for p, _ in definition.params]
             self._int_params[definition.name] = [names.index(n) for n in numeric]
+            if seats:
+                self._seat_positions[definition.name] = [names.index(n) for n in seats]
             if ranged:
                 self._ranged_rules.add(definition.name)
             if fast_bounds is not None and not modified:
@@ -770,6 +788,50 @@ class GeneratingCompiler(Compiler):
         self._note_calls(f"rule:{definition.name}")
         self._rules.append((definition, body, local, fast))
         self._modifiers[definition.name] = []
+
+    def _with_seat_body(self, definition: Definition, general: list[ast.stmt],
+                        make: Callable[[], list[ast.stmt]]) -> list[ast.stmt]:
+        """A procedure's or hook's `general` code (its parameters Python locals), run only when a parameter it
+        reads as a player is no seat of this game: for seats, the same code made again by `make` with those
+        parameters known to be seats (`_seats`), without the tests."""
+        seats = self._seat_params(definition, general)
+        if not seats:
+            return general
+        self._seats = {f"L_{n}" for n in seats}
+        try:
+            fast, local = self.generate(make, [])
+        finally:
+            self._seats = set()
+        if not local:
+            return general
+        tests = [_seat_test(_name(f"L_{n}"), _name(f"L_{n}")) for n in seats]
+        return [ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast or [ast.Pass()],
+                       general or [ast.Pass()])]
+
+    def _seat_params(self, definition: Definition, general: list[ast.stmt]) -> list[str]:
+        """The parameters of a definition that its `general` code tests for a seat (to read a player's field or
+        zone) or passes on where a rule's fast body assumes one, and that nothing in it binds again (`let`,
+        `for`, `set`): a body for seats reads them without a test, once its entry has tested them."""
+        params = [p for p, _ in definition.params]
+        tested = {node.comparators[0].id for stmt in general for node in ast.walk(stmt)
+                  if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value == 0
+                  and len(node.ops) == 2 and isinstance(node.ops[0], ast.LtE) and isinstance(node.ops[1], ast.Lt)
+                  and isinstance(node.comparators[0], ast.Name) and ast.dump(node.comparators[1]) == _SEATS_DUMP}
+        trees = [t for t in (definition.body, definition.when) if isinstance(t, Tree)]
+        bound: set[str] = set()
+        for tree in trees:
+            for node in tree.iter_subtrees():
+                if node.data in ("let_stmt", "for_stmt", "target") and isinstance(node.children[0], Token) \
+                        and (node.data != "target" or len(node.children) == 1):
+                    bound.add(str(node.children[0]))
+                elif node.data == "call" and str(node.children[0]) in self._seat_positions \
+                        and node.children[1] is not None:
+                    args = node.children[1].children
+                    for position in self._seat_positions[str(node.children[0])]:
+                        if position < len(args) and isinstance(args[position], Tree) \
+                                and args[position].data == "name":
+                            tested.add(f"L_{args[position].children[0]}")
+        return [p for p in params if f"L_{p}" in tested and p not in bound]
 
     @staticmethod
     def _int_test(local: str, ranged: bool) -> ast.expr:
@@ -898,7 +960,8 @@ class GeneratingCompiler(Compiler):
     def _call_rule(self, name: str, args: list[ast.expr]) -> ast.expr:
         self._call(f"rule:{name}")
         positions = self._int_params.get(name)
-        ints = positions is not None and all(self._is_int(args[i]) for i in positions)
+        ints = positions is not None and all(self._is_int(args[i]) for i in positions) \
+            and all(self._surely_seat(args[i]) for i in self._seat_positions.get(name, ()))
         if ints and name in self._ranged_rules:
             ints = all(within(self._bounds(args[i]), PARAM_BOUND) for i in positions or ())
         call = _call(self._callee(name, ints), _name(CTX), *args)
@@ -972,6 +1035,8 @@ class GeneratingCompiler(Compiler):
         self._own_body = True
         try:
             body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+            if local:
+                body = self._with_seat_body(definition, body, lambda: self.gen_block(definition.body, scope))
         finally:
             self._own_body = False
         self._note_calls(f"proc:{definition.name}")
@@ -1021,15 +1086,19 @@ class GeneratingCompiler(Compiler):
             when = self.gen_expr(definition.when, scope)[0] if definition.when is not None else None
             return when, self.gen_block(definition.body, scope)
 
+        def hook_body() -> list[ast.stmt]:
+            when, body = hook_code()
+            return [ast.If(when, body or [ast.Pass()], [])] if when is not None else body
+
         self._own_body = True
         try:
-            (when, body), local = self.generate(hook_code, [])
+            body, local = self.generate(hook_body, [])
+            if local:
+                body = self._with_seat_body(definition, body, hook_body)
         finally:
             self._own_body = False
         self._note_calls(f"hook:{definition.name}")
         self.calls.setdefault(f"event:{definition.target}", set()).add(f"hook:{definition.name}")
-        if when is not None:
-            body = [ast.If(when, body or [ast.Pass()], [])]
         names = [p for p, _ in definition.params]
         frame, params = self._frame(definition, "hook", names, body, True, local)
         hook = support.entry_point(self.function(frame, (CTX, *params), False))
@@ -1402,15 +1471,16 @@ class GeneratingCompiler(Compiler):
         model = self.model
         is_me = isinstance(base, ast.Attribute) and base.attr == "me"
         none_message = _const(f"cannot read '.{field}' of none in {self.where(node)}")
-        checked = base if is_me else _call("not_none", base, none_message)
-        if base_type == "player":
+        seat = self._surely_seat(base)
+        checked = base if is_me or seat else _call("not_none", base, none_message)
+        if base_type == "player" or (seat and self._for_player(field) in ("var", "zone", "kind", "index")):
             how = self._for_player(field)
             if how == "var":
                 return _var_read(_sub(_sub(_data("pv"), checked), field), model.player_vars[field]), result_type
             if how == "zone":
-                return _call("zone_ref", _const(field), checked), result_type
+                return self._zone_of(field, checked, seat), result_type
             if how == "kind":
-                return self._player_item(field, checked, is_me), result_type
+                return self._player_item(field, checked, is_me or seat), result_type
             if how == "index":
                 return checked, result_type
             if how == "name":
@@ -1468,6 +1538,15 @@ class GeneratingCompiler(Compiler):
         """
         by_kind = self._by_kind(field)
         for_player = self._for_player(field)
+        if for_player in ("var", "zone", "kind", "index") and self._surely_seat(base):
+            # Surely a seat: the player's var, zone or item, as for a value typed `player`.
+            if for_player == "var":
+                return _var_read(_sub(_sub(_data("pv"), base), field), self.model.player_vars[field])
+            if for_player == "zone":
+                return self._zone_of(field, base, True)
+            if for_player == "kind":
+                return self._player_item(field, base, True)
+            return base
         fast: list[tuple[Callable[[ast.expr], ast.expr], ast.expr]] = []
         named = isinstance(base, ast.Name)  # a Python local, read as often as needed
         self._count += 1
@@ -1534,7 +1613,24 @@ class GeneratingCompiler(Compiler):
         table = self._zone_keys.get(f"item:{kind}")
         if table is None:
             table = self._zone_keys[f"item:{kind}"] = {p: f"{kind}_{p}" for p in range(self.model.max_players)}
+        if self._surely_seat(seat):  # a seat of this game: in the table
+            return _sub(self.constant(table, "seats"), seat)
         return ast.BoolOp(ast.Or(), [_call(_attr(self.constant(table, "seats"), "get"), seat), made])
+
+    def _surely_seat(self, value: ast.expr) -> bool:
+        """Whether `value` is surely a seat of this game (an int from 0 to n - 1, never a truth value): `ctx.me`,
+        or a local the code knows holds one (`_seats`)."""
+        if isinstance(value, ast.Attribute):
+            return value.attr == "me" and isinstance(value.value, ast.Name) and value.value.id == CTX
+        return isinstance(value, ast.Name) and value.id in self._seats
+
+    def _zone_of(self, field: str, owner: ast.expr, seat: bool) -> ast.Call:
+        """`zone_ref(field, owner)`, marked when `owner` is surely a seat: `_zone_lookup` then reads it from its
+        table by seat without a test, `_zone_content` its list."""
+        ref = _call("zone_ref", _const(field), owner)
+        if seat:
+            ref.seat_owner = True  # type: ignore[attr-defined]
+        return ref
 
     def _by_kind(self, field: str) -> dict[str, str]:
         """How each kind of item gives `field`, as the closure compiler's item readers do."""
@@ -1821,8 +1917,12 @@ class GeneratingCompiler(Compiler):
         inner = scope.child()
         var = str(var_token)
         inner.names[var] = element_type(source_type)
-        sure, item_locals = self._sure, self._item_locals
+        sure, item_locals, seats = self._sure, self._item_locals, self._seats
         self._sure = sure - {f"L_{var}"}  # the comprehension's variable hides a parameter of that name
+        self._seats = seats - {f"L_{var}"}
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+                and source.func.id in ("player_list", "seat_list") and isinstance(self.local(var), ast.Name):
+            self._seats = self._seats | {f"L_{var}"}  # over the players: each a seat of this game
         self._item_locals = {n: v for n, v in item_locals.items() if n != f"L_{var}"}
         listed_items = self._listed(source)
         known = self.namespace.get(listed_items.id) if isinstance(listed_items, ast.Name) else None
@@ -1836,7 +1936,7 @@ class GeneratingCompiler(Compiler):
             body, body_type = self.gen_expr(body_node, inner)
             conditions = [self._truth(self.gen_expr(cond_node, inner)[0])] if cond_node is not None else []
         finally:
-            self._sure, self._item_locals = sure, item_locals
+            self._sure, self._item_locals, self._seats = sure, item_locals, seats
         target = self.local(var)
         if isinstance(target, ast.Name):  # a Python local: the comprehension's own variable
             listed = self._listed(source)
@@ -1875,6 +1975,16 @@ class GeneratingCompiler(Compiler):
         """The list in the game data of the zone `ref` names (a stack or a row, `zone_list` without the
         copy); a player's zone named by a seat is found in a table of keys by seat made with the code."""
         general = _call("zone_content", _name(DATA), ref)
+        if isinstance(ref, ast.Call) and getattr(ref, "seat_owner", False) and isinstance(ref.args[0], ast.Constant) \
+                and isinstance(ref.args[1], ast.Name | ast.Attribute):
+            name, seat = ref.args[0].value, ref.args[1]
+            zone = self.model.zones.get(name) if isinstance(name, str) else None
+            if zone is None or not isinstance(name, str) or zone.owner != "player":
+                return general
+            keys = self._zone_keys.get(name)
+            if keys is None:
+                keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
+            return _data("z", _sub(self.constant(keys, "keys"), seat))
         if not (isinstance(ref, ast.IfExp) and isinstance(ref.body, ast.Call) and isinstance(ref.body.func, ast.Name)
                 and ref.body.func.id == "zone_ref" and isinstance(ref.body.args[0], ast.Constant)
                 and isinstance(ref.body.args[1], ast.Name)):
@@ -2226,7 +2336,7 @@ class GeneratingCompiler(Compiler):
             base, base_type = self.gen_expr(Tree("name", [parts[0]]), scope) if (
                 scope.lookup(first) is not None or first in SPECIALS) else (None, "")
             if base is not None and base_type == "player" and field in model.player_vars:
-                if not (isinstance(base, ast.Attribute) and base.attr == "me"):
+                if not self._surely_seat(base):
                     # A local of type player may still hold something else at run time.
                     base = _call("player_owner", self.constant(model, "model"), base, _const(field),
                                  _const(self.where(node)))
@@ -2312,6 +2422,12 @@ class GeneratingCompiler(Compiler):
         general: list[ast.stmt] = [ast.Expr(_call("set_field", _name(CTX), _name(value_name), _name(owner_name),
                                                   *bounds))]
         branches: list[tuple[ast.expr, str, ast.expr]] = []
+        if player_bound is not None and self._surely_seat(owner):
+            # Surely a seat of this game: the player's var, written without a test.
+            owned = _call(_attr(_name(CTX), "own"), _const("pv"), owner)
+            write = ast.Assign([ast.Subscript(owned, _const(field), ast.Store())],
+                               _call(bounds[1], _name(value_name), where, _name(CTX)))
+            return [ast.Assign([ast.Name(value_name, ast.Store())], value), write]
         if player_bound is not None:
             # A number that is no seat of the game (past the last, or negative) is `set_field`'s error.
             is_seat = _seat_test(_name(owner_name), _name(owner_name))
