@@ -155,6 +155,18 @@ def _seat_test(subject: ast.expr, value: ast.expr) -> ast.expr:
                                   ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [value, _data("n")])])
 
 
+def _seat_tests(code: list[ast.stmt]) -> dict[str, int]:
+    """How many times `code` tests each Python local for a seat of this game (`_seat_test`)."""
+    counts: dict[str, int] = {}
+    for stmt in code:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value == 0 \
+                    and len(node.ops) == 2 and isinstance(node.ops[0], ast.LtE) and isinstance(node.ops[1], ast.Lt) \
+                    and isinstance(node.comparators[0], ast.Name) and ast.dump(node.comparators[1]) == _SEATS_DUMP:
+                counts[node.comparators[0].id] = counts.get(node.comparators[0].id, 0) + 1
+    return counts
+
+
 def _bool(node: ast.expr) -> ast.expr:
     """Mark `node` as code that gives True or False whenever it gives a value."""
     node.sure_bool = True  # type: ignore[attr-defined]
@@ -751,7 +763,7 @@ class GeneratingCompiler(Compiler):
             general = self.gen_expr(definition.body, scope)
             if self._env_names is None:
                 return general, None
-            seats[:] = self._seat_params(definition, [ast.Expr(general[0])])
+            seats[:] = self._seat_params(definition, [ast.Expr(general[0])])  # its names
             if not numeric and not seats:
                 return general, None
             self._sure, self._seats = {f"L_{n}" for n in numeric}, {f"L_{n}" for n in seats}
@@ -795,8 +807,8 @@ class GeneratingCompiler(Compiler):
         reads as a player is no seat of this game: for seats, the same code made again by `make` with those
         parameters known to be seats (`_seats`), without the tests."""
         seats = self._seat_params(definition, general)
-        if not seats:
-            return general
+        if sum(seats.values()) < 2:
+            return general  # one test at most: the entry's test would cost as much
         self._seats = {f"L_{n}" for n in seats}
         try:
             fast, local = self.generate(make, [])
@@ -808,15 +820,12 @@ class GeneratingCompiler(Compiler):
         return [ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests), fast or [ast.Pass()],
                        general or [ast.Pass()])]
 
-    def _seat_params(self, definition: Definition, general: list[ast.stmt]) -> list[str]:
+    def _seat_params(self, definition: Definition, general: list[ast.stmt]) -> dict[str, int]:
         """The parameters of a definition that its `general` code tests for a seat (to read a player's field or
-        zone) or passes on where a rule's fast body assumes one, and that nothing in it binds again (`let`,
-        `for`, `set`): a body for seats reads them without a test, once its entry has tested them."""
-        params = [p for p, _ in definition.params]
-        tested = {node.comparators[0].id for stmt in general for node in ast.walk(stmt)
-                  if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value == 0
-                  and len(node.ops) == 2 and isinstance(node.ops[0], ast.LtE) and isinstance(node.ops[1], ast.Lt)
-                  and isinstance(node.comparators[0], ast.Name) and ast.dump(node.comparators[1]) == _SEATS_DUMP}
+        zone), writes a field of, or passes on where a rule's fast body assumes a seat, and that nothing in it
+        binds again (`let`, `for`, `set`), with how many such tests or calls each has: a body for seats reads
+        them without a test, once its entry has tested them."""
+        uses = {name[2:]: count for name, count in _seat_tests(general).items()}
         trees = [t for t in (definition.body, definition.when) if isinstance(t, Tree)]
         bound: set[str] = set()
         for tree in trees:
@@ -824,14 +833,19 @@ class GeneratingCompiler(Compiler):
                 if node.data in ("let_stmt", "for_stmt", "target") and isinstance(node.children[0], Token) \
                         and (node.data != "target" or len(node.children) == 1):
                     bound.add(str(node.children[0]))
+                elif node.data == "set_stmt" and len(node.children[0].children) == 2 \
+                        and str(node.children[0].children[1]) in self.model.player_vars:
+                    name = str(node.children[0].children[0])  # `set p.var = ...`: written after a test
+                    uses[name] = uses.get(name, 0) + 1
                 elif node.data == "call" and str(node.children[0]) in self._seat_positions \
                         and node.children[1] is not None:
                     args = node.children[1].children
                     for position in self._seat_positions[str(node.children[0])]:
                         if position < len(args) and isinstance(args[position], Tree) \
                                 and args[position].data == "name":
-                            tested.add(f"L_{args[position].children[0]}")
-        return [p for p in params if f"L_{p}" in tested and p not in bound]
+                            name = str(args[position].children[0])
+                            uses[name] = uses.get(name, 0) + 1
+        return {p: uses[p] for p, _ in definition.params if uses.get(p) and p not in bound}
 
     @staticmethod
     def _int_test(local: str, ranged: bool) -> ast.expr:
@@ -1049,6 +1063,8 @@ class GeneratingCompiler(Compiler):
             self._resumable, self._own_body = True, True
             try:
                 body, local = self.generate(lambda: self.gen_block(definition.body, scope), [])
+                if local:
+                    body = self._with_seat_body(definition, body, lambda: self.gen_block(definition.body, scope))
                 frame, params = self._frame(definition, "proc", names, _as_generator(body), True, local)
                 self.namespace[self._gen_callee(definition.name)] = self.function(frame, (CTX, *params), False)
             finally:
