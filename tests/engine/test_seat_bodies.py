@@ -99,3 +99,16 @@ def test_a_value_not_proven_a_seat_keeps_its_test_and_its_error(tmp_path: Path, 
     # error names the line in rules.rk where the field is read, in both backends alike.
     result = agreed(pack(tmp_path, f"bump(me)\\nbump({argument})\\nend turn"))
     assert isinstance(result, str) and "rules.rk:1" in result and error in result, result
+
+
+def test_a_parameter_bound_again_keeps_its_tests(tmp_path: Path) -> None:
+    # After `for p in ...` the parameter holds the loop's last value, which may be no seat: no body for seats.
+    rules = RULES.replace("proc bump(p) {\n    set p.points = pts(p) + 1\n}",
+                          "proc bump(p) {\n    set p.points = p.points + 1\n    for p in [1, 7] { say \"x\" }\n"
+                          "    set p.points = p.points + 1\n}")
+    assert rules != RULES
+    root = write_pack(tmp_path / "seats", game=GAME.replace("EFFECT", "bump(me)\\nend turn"), rules=rules)
+    bump = function(ruleskit.load(root, cache=False, backend="compiled").code, "proc_bump_")
+    assert "if type(L_p) is int and 0 <= L_p < D['n']:\n" not in bump and bump.count("set_field(") == 2
+    result = agreed(root)
+    assert isinstance(result, str) and "rules.rk:6" in result and "7 is not a player" in result, result
