@@ -1993,28 +1993,29 @@ class GeneratingCompiler(Compiler):
         general = _call("zone_content", _name(DATA), ref)
         if isinstance(ref, ast.Call) and getattr(ref, "seat_owner", False) and isinstance(ref.args[0], ast.Constant) \
                 and isinstance(ref.args[1], ast.Name | ast.Attribute):
-            name, seat = ref.args[0].value, ref.args[1]
-            zone = self.model.zones.get(name) if isinstance(name, str) else None
-            if zone is None or not isinstance(name, str) or zone.owner != "player":
-                return general
-            keys = self._zone_keys.get(name)
-            if keys is None:
-                keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
-            return _data("z", _sub(self.constant(keys, "keys"), seat))
+            keys = self._player_zone_keys(ref.args[0].value)
+            return general if keys is None else _data("z", _sub(keys, ref.args[1]))
         if not (isinstance(ref, ast.IfExp) and isinstance(ref.body, ast.Call) and isinstance(ref.body.func, ast.Name)
                 and ref.body.func.id == "zone_ref" and isinstance(ref.body.args[0], ast.Constant)
                 and isinstance(ref.body.args[1], ast.Name)):
             return general
-        name, seat = ref.body.args[0].value, ref.body.args[1]
-        zone = self.model.zones.get(name) if isinstance(name, str) else None
+        seat = ref.body.args[1]
         is_seat = _seat_test(seat, seat)  # as `_field_fast_paths` tests it: a seat of this game
-        if zone is None or not isinstance(name, str) or zone.owner != "player" \
-                or ast.dump(ref.test) != ast.dump(is_seat):
+        if ast.dump(ref.test) != ast.dump(is_seat):
             return general
+        keys = self._player_zone_keys(ref.body.args[0].value)
+        return general if keys is None else ast.IfExp(is_seat, _data("z", _sub(keys, seat)), general)
+
+    def _player_zone_keys(self, name: Any) -> ast.expr | None:
+        """The table made with the code of a player's zone's keys in the game data by seat; None if `name` is
+        no player's zone."""
+        zone = self.model.zones.get(name) if isinstance(name, str) else None
+        if zone is None or zone.owner != "player":
+            return None
         keys = self._zone_keys.get(name)
         if keys is None:
             keys = self._zone_keys[name] = {p: ZoneRef(name, p).key for p in range(self.model.max_players)}
-        return ast.IfExp(is_seat, _data("z", _sub(self.constant(keys, "keys"), seat)), general)
+        return self.constant(keys, "keys")
 
     @staticmethod
     def _listed(source: ast.expr) -> ast.expr | None:
