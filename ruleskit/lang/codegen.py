@@ -1855,7 +1855,9 @@ class GeneratingCompiler(Compiler):
         if zone is not None and name in ("free", "items") and len(values) == 1:
             # Any other zone the code names (a pool, a capacity worked out by pack code, pieces with sizes):
             # the room left, or the pieces, straight from the runtime, without the builtin's dispatch.
-            return _call("zone_room" if name == "free" else "zone_pieces", _name(CTX), where, values[0])
+            if name == "free":  # `zones.free`, which gives the builtin's errors itself
+                return _call("zone_room", _name(CTX), values[0], where)
+            return _call("zone_pieces", _name(CTX), where, values[0])
         if len(values) == 1 and name in ("count", "any", "all"):
             if isinstance(values[0], ast.List | ast.ListComp):  # a list made here: no check of its kind needed
                 made = _call(f"list_{name}", _name(CTX), values[0], where)

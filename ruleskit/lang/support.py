@@ -19,7 +19,7 @@ from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
 from .builtins import charge
 from .expressions import equal_values, joined, not_a_player, not_in_game, number_value, plus, same_lists
-from .values import as_list, checked_int, label_of, option_id, options_collide, same_value
+from .values import as_list, checked_int, label_of, option_id, options_collide, same_value, zone_items
 
 # The closure backend's own checks, under the names the generated code calls.
 need_int = number_value
@@ -226,19 +226,11 @@ def seated_item(data: dict[str, Any], item: str, seat: int, where: str) -> str:
     return item
 
 
-def zone_room(ctx: Ctx, where: str, ref: ZoneRef) -> int:
-    """`free(zone)` of a zone the code names (so surely a zone): the room left, with `call_builtin1`'s error
-    for a capacity that pack code works out to something that is not a number."""
-    try:
-        return zone_ops.free(ctx, ref, where)
-    except (TypeError, ValueError):
-        raise _cannot_take(ctx, "free", where, (ref,)) from None
-
-
 def zone_pieces(ctx: Ctx, where: str, ref: ZoneRef) -> list[Any]:
-    """`items(zone)` of a zone the code names (so surely a zone), with `call_builtin1`'s errors."""
+    """`items(zone)` of a zone the code names (so surely a zone), with `call_builtin1`'s errors. (`free(zone)` of
+    such a zone is `zones.free` itself, called as `zone_room(ctx, ref, where)`: it gives the builtin's errors.)"""
     try:
-        return as_list(ctx.model, ctx.data, ref, where)
+        return zone_items(ctx.model, ctx.data, ref, where)
     except (TypeError, ValueError):
         raise _cannot_take(ctx, "items", where, (ref,)) from None
 
@@ -694,7 +686,7 @@ def _next_answer(ctx: Ctx) -> str:
 NAMES: dict[str, Any] = {
     "need_int": need_int, "checked": checked, "joined": joined, "same_lists": same_lists, "equal_values": equal_values, "plus": plus, "add": add, "add_numbers": add_numbers, "subtract": subtract,
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
-    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_room, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "list": list, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
+    "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_ops.free, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "list": list, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,

@@ -133,13 +133,56 @@ def _capacity_where(ctx: Ctx, ref: ZoneRef) -> str:
 
 
 def free(ctx: Ctx, ref: ZoneRef, where: str) -> int:
-    zone = ctx.model.zones[ref.name]  # looked up once: `free` is asked for each place a listing tries
-    cap = zone.capacity
-    if type(cap) is not int:  # a number in the pack is the capacity itself (`_capacity`, not called for it)
-        cap = _capacity(ctx, zone, ref)
-        if cap is None:
-            return INFINITE
-    return cap - _used(ctx, zone, ref, where)
+    """`free(zone)`: the room left. Asked for each place a listing tries, so the usual ways (a capacity that
+    pack code works out for a player's zone, a pool whose pieces have sizes) are written out here rather than
+    called: `_capacity_value` and `_used` work them out the same way, with the same steps and errors."""
+    try:
+        zone = ctx.model.zones[ref.name]
+        cap = zone.capacity
+        if type(cap) is not int:  # a number in the pack is the capacity itself
+            owner = ref.owner
+            if cap is None:
+                if zone.type != "row":
+                    return INFINITE
+                cap = zone.slots
+            elif type(owner) is int:  # `_capacity_value` for a player's zone, written out
+                fn = ctx.program.capacities[ref.name]
+                saved = ctx.me
+                ctx.me = owner
+                ctx.depth += 1
+                try:
+                    if ctx.depth > MAX_DEPTH:
+                        ctx.too_deep(_capacity_where(ctx, ref))
+                    cap = fn(ctx)
+                finally:
+                    ctx.me = saved
+                    ctx.depth -= 1
+                if type(cap) is not int:
+                    if not isinstance(cap, int):
+                        raise ProgramError(f"{_capacity_where(ctx, ref)} should give a number, not "
+                                           f"{label_of(ctx.model, cap)}")
+                    cap = int(cap)
+            else:
+                cap = _capacity_value(ctx, zone, ref)
+        if zone.type == "pool" and not zone.unlimited and zone.size is not None:  # `_used` of such a pool
+            content = ctx.data["z"][ref.key]
+            if content:  # `ctx.tick_many`, written out
+                ctx.steps += len(content)
+                if ctx.steps > ctx.budget:
+                    ctx.steps -= 1
+                    ctx.tick(where)
+            try:
+                sizes = ctx.model.item_sizes(zone.size)
+                total = 0
+                for item, count in content.items():
+                    total += count * sizes[item]
+                return cap - total
+            except KeyError:
+                items = ctx.model.item_data
+                return cap - sum(count * _size(items, item, zone.size) for item, count in content.items())
+        return cap - _used(ctx, zone, ref, where)
+    except (TypeError, ValueError):  # a capacity worked out to a value of the wrong kind, say
+        raise ProgramError(f"free() cannot take ({label_of(ctx.model, ref)}) in {where}") from None
 
 
 def remove(ctx: Ctx, ref: ZoneRef, item: Any, count: int, where: str) -> None:

@@ -85,3 +85,44 @@ def test_a_capacity_that_asks_for_its_own_room_stops_at_the_nesting_limit(tmp_pa
     line = line_of(root / "game.toml", f'capacity = "{capacity}"')
     assert result.startswith("BudgetExceeded: ") and "nesting limit of 48 calls exceeded in capacity of zone odd (" \
         in result and f"game.toml:{line}: error:" in result
+
+
+def _work_and_points(root: Path) -> tuple[int, object]:
+    state = ruleskit.load(root, backend="compiled", cache=False).new_game(players=2, seed=1)
+    before = state.work
+    state.apply(state.legal_actions()[0])
+    return state.work - before, state.raw["pv"][0]["points"]
+
+
+@pytest.mark.parametrize("before", ["", "move flint from bag to me.cart\\n", "move slate from bag to players[1].cart\\n"])
+@pytest.mark.parametrize("owner", ["me", "players[1]"])
+def test_free_counts_the_steps_of_its_capacity_and_of_the_pieces_read(tmp_path: Path, before: str,
+                                                                       owner: str) -> None:
+    # `free` works out a player's capacity and a sized pool's room itself; `capacity` and `used` go the general
+    # way (and both backends share them): the same room, and the same steps.
+    by_free = _work_and_points(pack(tmp_path / "free", f"{before}me.points += free({owner}.cart)"))
+    by_parts = _work_and_points(pack(tmp_path / "parts",
+                                     f"{before}me.points += capacity({owner}.cart) - used({owner}.cart)"))
+    assert by_free == by_parts
+
+
+CART_CAPACITY = 'capacity = "me.holds"'
+
+
+@pytest.mark.parametrize(("capacity", "expected"), [
+    ("if me.holds > 2 then true else 7", 1),  # a truth value counts as 0 or 1
+    ("if me.holds > 2 then \\\"many\\\" else 1", "capacity of zone cart ("),
+    ("free(me.cart)", "nesting limit of 48 calls exceeded in capacity of zone cart ("),
+])
+def test_a_players_capacity_worked_out_by_free_is_checked_as_any_other(tmp_path: Path, capacity: str,
+                                                                       expected: object) -> None:
+    game = SIZED.replace(CART_CAPACITY, f'capacity = "{capacity}"').replace("EFFECT", "me.points += free(me.cart)")
+    root = write_pack(tmp_path / "cart", game=game)
+    result = agreed(root)
+    if isinstance(expected, int):
+        assert result["data"]["pv"][0]["points"] == expected
+        return
+    line = line_of(root / "game.toml", f'capacity = "{capacity}"')
+    assert isinstance(result, str) and expected in result and f"game.toml:{line}" in result
+    if "nesting" not in str(expected):
+        assert result.startswith("ProgramError: ") and "should give a number, not many" in result
