@@ -79,7 +79,7 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
 # `get` and `count` of tables and lists, never reads the nesting depth while it runs.
 _RUNS_NO_PACK_CODE = _STEPLESS | {"made", "plus", "joined", "same_lists", "equal_values", "charged", "charged_any",
                                   "charged_twice", "charge_at_once", "ticked", "list_any", "list_all", "list_count",
-                                  "all", "any", "over_budget", "str", "int", "adjacent_open"}
+                                  "all", "any", "over_budget", "str", "int", "adjacent_open", "pool_amount", "pool_missing"}
 # How deep in an expression code is generated; below, the closure backend's code is called (Python's compiler
 # fails on code nested some thousand levels deep, and each level of some operators makes several).
 MAX_GENERATED_DEPTH = 100
@@ -1853,6 +1853,12 @@ class GeneratingCompiler(Compiler):
                     general = _call(f"{prefix}_free", data, *zone_args, _const(capacity))
                     return bounded(self._owned_read(owned, general, "free", _const(capacity))
                                    if owned is not None else general, (capacity - COUNT_BOUND, capacity))
+        if zone is not None and zone.type == "pool" and not zone.unlimited and len(values) == 2 \
+                and name in ("count", "missing"):
+            # How many of one kind a pool holds, and what a list needs that it lacks: read from the pool's table
+            # of counts at once (`pool_amount`, `pool_missing`). No bound on a count: a pool's are not limited
+            # as a stack's pieces are.
+            return _call(f"pool_{'amount' if name == 'count' else name}", _name(CTX), where, values[0], values[1])
         if name == "adjacent" and len(values) == 1 and self.model.adjacency:
             # Each node's neighbours with the keys of the edges to them, made once here: `adjacent` is asked at
             # every step of a search, and a blocked edge is looked for by its key.

@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from ..errors import BudgetExceeded, IllegalAction, ProgramError, RuleViolation
+from ..limits import MAX_ZONE_ITEMS
 from ..model import ZoneRef
 from ..runtime import zones as zone_ops
 from ..runtime.context import Ctx, GameOver, Return, Suspend
-from .builtins import adjacent, charge
+from .builtins import adjacent, charge, missing
+from .builtins import count as count_of
 from .expressions import equal_values, joined, not_a_player, not_in_game, number_value, plus, same_lists
 from .values import as_list, checked_int, label_of, option_id, options_collide, same_value, zone_items
 
@@ -289,6 +291,43 @@ def zone_amount(ctx: Ctx, ref: ZoneRef, item: Any, where: str) -> int:
         return zone_ops.held(ctx, ref, where)
     ctx.tick_many(len(content), where)
     return content.count(item)
+
+
+# A pool the generated code knows to be one, and not unlimited: its table of counts read at once, with the
+# builtins' results, steps and errors (anything but the usual arguments goes to the builtin).
+
+def pool_amount(ctx: Ctx, where: str, ref: ZoneRef, item: Any) -> int:
+    """`count(pool, item)`: a text's count in the pool's table, as `zones.amount` reads it."""
+    if type(item) is str:
+        return int(ctx.data["z"][ref.key].get(item, 0))
+    return call_builtin2(count_of, "count", ctx, where, ref, item)
+
+
+def pool_missing(ctx: Ctx, where: str, ref: ZoneRef, need: Any) -> Any:
+    """`missing(pool, need)` of a list: the elements of `need` the pool lacks, counting repeats. As the builtin
+    counts them: a step for each element of `need`, then one for each piece the pool holds (its pieces listed,
+    of which the builtin makes a table of counts: the pool's own table, copied)."""
+    if type(need) is not list:
+        return call_builtin2(missing, "missing", ctx, where, ref, need)
+    if need:  # `charge`
+        ctx.tick_many(len(need), where)
+    content = ctx.data["z"][ref.key]
+    held = sum(content.values())
+    if held > MAX_ZONE_ITEMS:  # refused as the pieces' list is (`zone_items`)
+        zone_items(ctx.model, ctx.data, ref, where)
+    if held:
+        ctx.tick_many(held, where)
+    available = content.copy()
+    result = []
+    try:
+        for item in need:
+            if available.get(item, 0) > 0:
+                available[item] -= 1
+            else:
+                result.append(item)
+    except TypeError:  # an element that cannot be looked up (a list)
+        raise _cannot_take(ctx, "missing", where, (ref, need)) from None
+    return result
 
 
 def zone_list(data: dict[str, Any], ref: ZoneRef) -> list[Any]:
@@ -708,7 +747,7 @@ NAMES: dict[str, Any] = {
     "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_ops.free, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "list": list, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
     "call_builtin1": call_builtin1, "adjacent_open": adjacent_open, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
-    "zone_count": zone_count, "zone_amount": zone_amount, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
+    "zone_count": zone_count, "zone_amount": zone_amount, "pool_amount": pool_amount, "pool_missing": pool_missing, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "charge_at_once": charge_at_once, "charged_twice": charged_twice, "all": all, "any": any, "maybe_list_count": maybe_list_count,
     "maybe_list_any": maybe_list_any, "maybe_list_all": maybe_list_all,

@@ -126,3 +126,59 @@ def test_a_players_capacity_worked_out_by_free_is_checked_as_any_other(tmp_path:
     assert isinstance(result, str) and expected in result and f"game.toml:{line}" in result
     if "nesting" not in str(expected):
         assert result.startswith("ProgramError: ") and "should give a number, not many" in result
+
+
+POOL_READS = {
+    "a kind's count": "move flint from bag to me.cart\\nsay count(me.cart, flint)\\nsay count(me.cart, slate)",
+    "the count of none": "move flint from bag to me.cart\\nsay count(me.cart, none)",
+    "the count of a list": "say count(me.cart, [flint])",
+    "the count of a number": "say count(me.cart, 3)",
+    "what a list lacks": "move flint from bag to me.cart\\nsay missing(me.cart, [slate, flint, flint])",
+    "what an empty list lacks": "move flint from bag to me.cart\\nsay missing(me.cart, [])",
+    "what a list lacks of an empty pool": "say missing(me.cart, [flint, 3, none])",
+    "what a zone lacks": "move flint from bag to me.cart\\nsay missing(me.cart, pile)",
+    "a list in the list": "move flint from bag to me.cart\\nsay missing(me.cart, [flint, [slate]])",
+    "a number for the list": "say missing(me.cart, 3)",
+}
+
+
+def _run_both(root: Path) -> list[tuple[object, ...]]:
+    results = []
+    for backend in ("compiled", "closures"):
+        state = ruleskit.load(root, backend=backend, cache=False).new_game(players=2, seed=1)
+        before = state.work
+        try:
+            state.apply(state.legal_actions()[0])
+            results.append((state.work - before, state.messages))
+        except Exception as exc:  # noqa: BLE001 - the error itself is compared
+            results.append((state.work - before, f"{type(exc).__name__}: {exc}"))
+    return results
+
+
+@pytest.mark.parametrize("effect", list(POOL_READS.values()), ids=list(POOL_READS))
+def test_a_pools_counts_read_at_once_agree_with_the_reference_backend(tmp_path: Path, effect: str) -> None:
+    # `count(pool, item)` and `missing(pool, list)` of a pool the code names are read from its table of counts
+    # (`pool_amount`, `pool_missing`): the same results, steps and errors as the builtins.
+    root = pack(tmp_path, effect)
+    compiled, closures = _run_both(root)
+    assert compiled == closures
+    if effect == POOL_READS["a kind's count"]:
+        assert compiled[1] == ["1", "0"]
+    if effect == POOL_READS["what a list lacks"]:
+        assert compiled[1] == ["slate, flint"]
+    if effect == POOL_READS["a list in the list"]:
+        assert "missing() cannot take (cart@0, flint, slate) in " in str(compiled[1])
+    if effect == POOL_READS["the count of a list"]:
+        assert "count() cannot take (cart@0, flint) in " in str(compiled[1])
+    code = ruleskit.load(root, cache=False, backend="compiled").code
+    assert "pool_amount(ctx, " in code or "pool_missing(ctx, " in code
+
+
+def test_a_pool_too_full_to_list_is_refused_by_missing_as_by_the_builtin(tmp_path: Path) -> None:
+    game = SIZED.replace('[zones.odd]', '[zones.heap]\ntype = "pool"\nof = "chip"\nstart = { red = 100001 }\n\n'
+                         '[zones.odd]').replace("EFFECT", "say missing(heap, [red])")
+    root = write_pack(tmp_path / "heap", game=game)
+    compiled, closures = _run_both(root)
+    assert compiled == closures
+    assert "the 100001 pieces of 'heap' cannot be listed" in str(compiled[1])
+    assert "pool_missing(ctx, " in ruleskit.load(root, cache=False, backend="compiled").code
