@@ -79,7 +79,7 @@ _STEPLESS = {"owned_count", "owned_free", "owned_index", "owned_first", "owned_l
 # `get` and `count` of tables and lists, never reads the nesting depth while it runs.
 _RUNS_NO_PACK_CODE = _STEPLESS | {"made", "plus", "joined", "same_lists", "equal_values", "charged", "charged_any",
                                   "charged_twice", "charge_at_once", "ticked", "list_any", "list_all", "list_count",
-                                  "all", "any", "over_budget", "str", "int", "adjacent_open", "pool_amount", "pool_missing"}
+                                  "all", "any", "over_budget", "str", "int", "adjacent_nodes", "pool_amount", "pool_missing"}
 # How deep in an expression code is generated; below, the closure backend's code is called (Python's compiler
 # fails on code nested some thousand levels deep, and each level of some operators makes several).
 MAX_GENERATED_DEPTH = 100
@@ -482,7 +482,7 @@ class GeneratingCompiler(Compiler):
         self._rule_bounds: dict[str, Bounds] = {}
         self._rule_int_bounds: dict[str, Bounds] = {}
         self._zone_keys: dict[str, dict[Any, str]] = {}  # per owned zone: {owner: its key in the game data}
-        self._open_edges: dict[str, tuple[tuple[str, str], ...]] | None = None  # see `_direct_builtin`
+        self._edge_keys: dict[str, tuple[tuple[str, str], ...]] | None = None  # see `_direct_builtin`
         # Per zone each player or item has: its ZoneRefs, by seat (a list) or by item (a table).
         self._zone_tables: dict[str, Any] = {}
         # The lists of zone keys by position made so far, one per content: two reads of one zone through the
@@ -1862,10 +1862,10 @@ class GeneratingCompiler(Compiler):
         if name == "adjacent" and len(values) == 1 and self.model.adjacency:
             # Each node's neighbours with the keys of the edges to them, made once here: `adjacent` is asked at
             # every step of a search, and a blocked edge is looked for by its key.
-            if self._open_edges is None:
-                self._open_edges = {node: tuple((n, edge_key(node, n)) for n in joined)
+            if self._edge_keys is None:
+                self._edge_keys = {node: tuple((n, edge_key(node, n)) for n in joined)
                                     for node, joined in self.model.adjacency.items()}
-            return _call("adjacent_open", _name(CTX), where, values[0], self.constant(self._open_edges, "open_edges"))
+            return _call("adjacent_nodes", _name(CTX), where, values[0], self.constant(self._edge_keys, "edge_keys"))
         if zone is not None and name in ("free", "items") and len(values) == 1:
             # Any other zone the code names (a pool, a capacity worked out by pack code, pieces with sizes):
             # the room left, or the pieces, straight from the runtime, without the builtin's dispatch.

@@ -237,12 +237,12 @@ def zone_pieces(ctx: Ctx, where: str, ref: ZoneRef) -> list[Any]:
         raise _cannot_take(ctx, "items", where, (ref,)) from None
 
 
-def adjacent_open(ctx: Ctx, where: str, node: Any, open_edges: dict[str, tuple[tuple[str, str], ...]]) -> Any:
+def adjacent_nodes(ctx: Ctx, where: str, node: Any, edge_keys: dict[str, tuple[tuple[str, str], ...]]) -> Any:
     """`adjacent(node)`, given each node's neighbours with the keys of the edges to them (made from the pack's
     board when the code was generated): the same list and steps as `builtins.adjacent`, without making each
     edge's key again. Anything but a node of the board goes to the builtin."""
     if type(node) is str:
-        pairs = open_edges.get(node)
+        pairs = edge_keys.get(node)
         if pairs is not None:
             if pairs:  # a step per neighbour looked at (`ctx.tick_many`, written out)
                 ctx.steps += len(pairs)
@@ -746,7 +746,7 @@ NAMES: dict[str, Any] = {
     "multiply": multiply, "floor_divide": floor_divide, "modulo": modulo, "negate": negate, "less": less,
     "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal, "not_none": not_none, "zone_ref": zone_ref, "zone_room": zone_ops.free, "seated_item": seated_item, "zone_pieces": zone_pieces, "type": type, "int": int, "str": str, "list": list, "len": len, "range": range, "any_field": any_field, "fail": fail, "player_owner": player_owner,
     "index": index, "call_builtin": call_builtin, "call_builtin0": call_builtin0,
-    "call_builtin1": call_builtin1, "adjacent_open": adjacent_open, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
+    "call_builtin1": call_builtin1, "adjacent_nodes": adjacent_nodes, "call_builtin2": call_builtin2, "call_builtin3": call_builtin3,
     "zone_count": zone_count, "zone_amount": zone_amount, "pool_amount": pool_amount, "pool_missing": pool_missing, "zone_list": zone_list, "zone_content": zone_content, "zone_first": zone_first,
     "zone_free": zone_free, "owned_count": owned_count, "owned_list": owned_list, "owned_first": owned_first,
     "owned_free": owned_free, "owned_index": owned_index, "list_index": list_index, "zone_index": zone_index, "list_count": list_count, "list_any": list_any, "list_all": list_all, "charge_at_once": charge_at_once, "charged_twice": charged_twice, "all": all, "any": any, "maybe_list_count": maybe_list_count,

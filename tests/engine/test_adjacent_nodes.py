@@ -1,4 +1,4 @@
-"""`adjacent(node)` in generated code (`adjacent_open`), which reads each node's neighbours with the keys of
+"""`adjacent(node)` in generated code (`adjacent_nodes`), which reads each node's neighbours with the keys of
 the edges to them from a table made when the code was generated: the same lists, steps and errors as the
 reference backend's builtin, with edges blocked or not, and for values that are no node of the board."""
 
@@ -57,7 +57,7 @@ def test_adjacent_agrees_with_the_reference_backend(tmp_path: Path, effect: str)
         assert str(compiled[0]).startswith("ProgramError: ") and "adjacent() cannot take (a, b) in " in str(compiled[0])
     code = ruleskit.load(root, backend="compiled", cache=False).code
     if "list" not in effect:
-        assert "adjacent_open(ctx, " in code
+        assert "adjacent_nodes(ctx, " in code
 
 
 def test_adjacent_stops_at_the_same_neighbour_when_the_budget_runs_out(tmp_path: Path) -> None:
