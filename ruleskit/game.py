@@ -18,7 +18,7 @@ import attrs
 
 from .cache import default_cache, digest
 from .errors import PackError, did_you_mean
-from .model import Model, at_key, located
+from .model import Model, at_key, located, written_at
 from .runtime.state import State
 from .runtime.values import MAX_INT
 from .schema import ActionDef, LimitDef, ReportDef, Source
@@ -473,7 +473,7 @@ class GameBuilder:
 
     def build(self) -> Game:
         from .lang.parser import token_budget
-        from .packs import removal_hint
+        from .packs import changed_definition_hint, removal_hint
 
         try:
             with token_budget():  # the TOML snippets, counted apart from the .rk files read before
@@ -481,7 +481,8 @@ class GameBuilder:
         except PackError as exc:
             # A base's definition that names something a variant removed or replaced fails at the base's line:
             # say so.
-            removed = removal_hint(exc.message, self.source.changes, exc.file)
+            removed = removal_hint(exc.message, self.source.changes, exc.file) \
+                or changed_definition_hint(exc.file, exc.line, self.source)
             if removed is not None:
                 exc.hint = removed  # in place of a guess at what was meant
             raise
@@ -649,6 +650,7 @@ class GameBuilder:
 
         if source is None:
             return Origin("<pack>")
+        source = written_at(source, keypath)
         if source.doc is not None:
             line, column, flat = source.doc.value_start(source.keypath + keypath)
             return Origin(source.file, line or source.line or 1, column, flat)

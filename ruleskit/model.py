@@ -31,11 +31,28 @@ def located(source: Source | None, message: str, hint: str | None = None) -> Pac
     return PackError(message, file=source.file, line=source.line, hint=hint)
 
 
+def _writes(doc: Any, keypath: tuple[str, ...]) -> bool:
+    size = len(keypath)
+    return keypath in doc.lines or any(path[:size] == keypath for path in doc.lines)
+
+
+def written_at(source: Source, keys: tuple[str, ...]) -> Source:
+    """The table of an updated definition that writes `keys`: the update's own when it does, else the newest
+    table it was merged over that does (an error in a key the update left as it was is at the base's line)."""
+    if not source.layers or not keys or source.doc is None or _writes(source.doc, source.keypath + keys):
+        return source
+    for doc, keypath in reversed(source.layers):
+        if _writes(doc, keypath + keys):
+            return Source(doc.path, doc.line_of(keypath), source.pack, doc, keypath)
+    return source
+
+
 def at_key(source: Source | None, *keys: str) -> Source | None:
     """`source` narrowed to the line of one of its keys (`start` of a zone), where that key is written: a
     mistake in a key is reported at its own line, not at its table's header several lines above."""
     if source is None or source.doc is None or not keys:
         return source
+    source = written_at(source, keys)
     line = source.doc.line_of(source.keypath + keys)
     return source if line is None else attrs.evolve(source, line=line, keypath=source.keypath + keys)
 

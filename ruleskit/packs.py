@@ -49,10 +49,16 @@ class RawDef:
     keypath: tuple[str, ...]
     pack: str
     item_sources: dict[str, tuple[TomlDoc, tuple[str, ...]]] = attrs.Factory(dict)
+    # Where the tables that updates were merged over are written, oldest first.
+    layers: tuple[tuple[TomlDoc, tuple[str, ...]], ...] = ()
 
     @property
     def source(self) -> Source:
-        return Source(self.doc.path, self.doc.line_of(self.keypath), self.pack, self.doc, self.keypath)
+        return Source(self.doc.path, self.doc.line_of(self.keypath), self.pack, self.doc, self.keypath, self.layers)
+
+    def written(self) -> list[tuple[TomlDoc, tuple[str, ...]]]:
+        """Every table that wrote part of this definition: its layers, its own, its items'."""
+        return [*self.layers, (self.doc, self.keypath), *self.item_sources.values()]
 
 
 @attrs.define
@@ -633,7 +639,8 @@ class _Layer:
             if not isinstance(data, dict) or not isinstance(existing.data, dict):
                 raise doc.error(keypath, f"update needs tables on both sides for {label}")
             merged = _deep_merge(existing.data, data)
-            new = attrs.evolve(existing, data=merged, doc=doc, keypath=keypath, pack=self.manifest.name)
+            new = attrs.evolve(existing, data=merged, doc=doc, keypath=keypath, pack=self.manifest.name,
+                               layers=(*existing.layers, (existing.doc, existing.keypath)))
             new.item_sources = dict(existing.item_sources)
             for item in data.get("items", {}) if section == "kinds" else ():
                 new.item_sources[item] = (doc, keypath + ("items", item))
@@ -733,6 +740,35 @@ def removal_hint(message: str, changes: list[Change], file: str | None = None) -
     for change in reversed(changes):  # the last change is the one in force
         if change.action in ("replace", "update") and re.split(r"[. ]", change.key)[-1] in quoted \
                 and change.where.rpartition(":")[0] != file:
+            verb = "replaces" if change.action == "replace" else "updates"
+            return f"the variant '{change.pack}' {verb} {change.key} at {change.where}, which this still uses as " \
+                   "it was"
+    return None
+
+
+def changed_definition_hint(file: str | None, line: int | None, source: PackSource) -> str | None:
+    """For an error at FILE:LINE inside a definition that a variant of the chain replaced or updated in another
+    file (or inside a property following an action, hook or procedure so changed, whose parameters it reads),
+    a hint naming that change: the error is found in the base's text, which was written for the definition as
+    it was (an action's parameter given another type fails in the base's effect or properties)."""
+    if file is None or line is None or not source.changes:
+        return None
+    owner: RawDef | None = None
+    start = 0
+    for raw in source.defs.values():
+        for doc, keypath in raw.written():
+            at = doc.line_of(keypath) if doc.path == file else None
+            if at is not None and start < at <= line:  # the table holding the line is the last one above it
+                owner, start = raw, at
+    if owner is None:
+        return None
+    keys = [f"{owner.section}.{owner.name}" if owner.name else owner.section]
+    after = owner.data.get("after") if owner.section == "properties" and isinstance(owner.data, dict) else None
+    if isinstance(after, str):
+        words = after.split()
+        keys.append(" ".join(words) if len(words) == 2 and words[0] in ("hook", "proc") else f"actions.{after.strip()}")
+    for change in reversed(source.changes):  # the last change is the one in force
+        if change.action in ("replace", "update") and change.key in keys and change.where.rpartition(":")[0] != file:
             verb = "replaces" if change.action == "replace" else "updates"
             return f"the variant '{change.pack}' {verb} {change.key} at {change.where}, which this still uses as " \
                    "it was"

@@ -25,6 +25,9 @@ class Source:
     # The parsed file and key path, so a value inside the definition can be located exactly.
     doc: Any = attrs.field(default=None, eq=False, repr=False)
     keypath: tuple[str, ...] = attrs.field(default=(), eq=False, repr=False)
+    # The (doc, keypath) of the tables an update was merged over, oldest first: a key the update leaves
+    # as it was is written there, not in `doc`.
+    layers: tuple[tuple[Any, tuple[str, ...]], ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 @attrs.define
