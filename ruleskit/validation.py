@@ -33,6 +33,7 @@ RESULT_KEYS = {"reason", "scores", "tiebreaks", "ranking", "places", "winners"}
 JOB_KINDS = {"setup", "action", "pick"}
 MAX_INT = 10 ** MAX_INT_DIGITS
 MAX_HISTORY = 1_000_000
+MAX_SHOWN_OFFERS = 5  # the actions a refused pick's hint names
 
 
 class InvalidData(PackError):
@@ -255,6 +256,8 @@ def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
         # Once the last pick is in, the engine resolves the round at once: left open, nobody decides again.
         raise InvalidData(_at(_at(_at(path, "flow"), "simul"), "picks"), "every choosing seat has picked, but the "
                           "round is not resolved: the game could not go on")
+    if simul is not None:
+        check_picks_offered(game, data, _at(_at(_at(path, "flow"), "simul"), "picks"))
     probe = State(game, copy_data(data), None, [])
     try:
         stuck = [p for p in probe.players_to_decide() if not probe.legal_actions(p)]
@@ -263,6 +266,49 @@ def check_deciders_can_act(game: Game, data: dict[str, Any], path: str) -> None:
     if stuck:
         raise InvalidData(_at(path, "flow"), f"waits for Player {stuck[0] + 1}, who has no legal action "
                           f"in stage {_short(data['flow']['stage'])}")
+
+
+def check_picks_offered(game: Game, data: dict[str, Any], path: str) -> None:
+    """Each secret pick of the open round is one the seat was offered: a pick it never was (a card not in its
+    hand, a bid above its coins) was resolved as if it had been.
+
+    Nothing runs between the picks of a round but `anytime` actions, so where the stage offers none, the saved
+    position is the one each pick was made at, and the pick must be one of the actions the engine lists for
+    its seat there. Where it offers some, the position may have changed since (coins traded after a bid, which
+    the round refuses when it is resolved): the pick must then be one of the stage's own actions."""
+    from .errors import RulesError
+    from .runtime.data import copy_data
+    from .runtime.engine import enumerate_actions
+
+    stage = data["flow"]["stage"]
+    picks = data["flow"]["simul"]["picks"]
+    for seat in sorted(picks, key=int):  # in seat order, so the first bad pick is always the same one
+        pick = picks[seat]
+        shown = _short({"action": pick["action"], "args": pick["args"]})
+        if game.anytime_by_stage.get(stage):
+            own = [action.name for action in game.actions_by_stage.get(stage, ())]
+            if pick["action"] not in own:
+                raise InvalidData(_at(path, seat), f"Player {int(seat) + 1}'s secret pick {shown} is not an action "
+                                  f"of stage {_short(stage)}", f"its actions: {', '.join(own) or 'none'}")
+            continue
+        position = copy_data(data)
+        del position["flow"]["simul"]["picks"][seat]  # as it was when the seat picked
+        try:
+            offered = enumerate_actions(game, position, int(seat))
+        except RulesError:
+            return  # an error in the pack's rules: the listing reports it, located, when play goes on
+        wanted = _canonical(pick)
+        if not any(_canonical(action.payload) == wanted for action in offered):
+            ids = [action.id for action in offered[:MAX_SHOWN_OFFERS]]
+            more = f" and {len(offered) - len(ids)} more" if len(offered) > len(ids) else ""
+            raise InvalidData(_at(path, seat), f"Player {int(seat) + 1}'s secret pick {shown} is not one of the "
+                              "actions the seat was offered at this position",
+                              f"offered: {', '.join(ids)}{more}" if ids else "the seat was offered nothing")
+
+
+def _canonical(pick: Any) -> str:
+    """A pick as text that tells 1 from true and 1.0, and ignores the order of its keys."""
+    return json.dumps({"action": pick.get("action"), "args": pick.get("args")}, sort_keys=True)
 
 
 def check_data(game: Game, data: Any, path: str, unique_items: bool = False) -> None:
