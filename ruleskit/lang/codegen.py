@@ -2387,6 +2387,8 @@ class GeneratingCompiler(Compiler):
             self._expect_int(value_type, value_node, "+=" if sign > 0 else "-=")
         if simple is None:
             writer, reader = self.compile_target(target_node, scope)  # every check, and its errors
+            if not sign:
+                self.expect_written(self.target_types, value_type, value_node, self.target_label)
             target = self._field_target(target_node, scope)
             if target is not None:
                 owner, field, player_bound, item_bounds = target
@@ -2411,6 +2413,8 @@ class GeneratingCompiler(Compiler):
                               _const(where))
             return [ast.Expr(_call(self.constant(writer, "write"), _name(CTX), value))]
         read, write_target, var = simple
+        if not sign and var is not None:
+            self.expect_written([var.type], value_type, value_node, f"'{self._target_name(target_node)}'")
         if sign and isinstance(value, ast.Constant | ast.Name):
             # The change is worked out without effects: both sides tested inline, the current value first.
             value = self._on_numbers(read, value, ast.Add() if sign > 0 else ast.Sub(),

@@ -19,7 +19,7 @@ from ..runtime.context import Ctx, GameOver, Return
 from . import builtins, coverage
 from .expressions import SPECIALS, ExpressionCompiler, not_a_player, number_value, unquote
 from .parser import position
-from .scope import ANY, Fn, Scope, element_type
+from .scope import ANY, Fn, Scope, element_type, written_type
 from .support import fits_type
 from .support import index as element_at
 from .values import as_list, checked_int, label_of
@@ -87,8 +87,26 @@ class StatementCompiler(ExpressionCompiler):
     def s_set_stmt(self, node: Tree, scope: Scope) -> Fn:
         target_node, value_node = node.children
         write, _ = self.compile_target(target_node, scope)
-        value, _ = self.compile_expr(value_node, scope)
+        declared = self.target_types
+        value, value_type = self.compile_expr(value_node, scope)
+        self.expect_written(declared, value_type, value_node, self.target_label)
         return lambda ctx: write(ctx, value(ctx))
+
+    # The types the variable written by the last target compiled may hold (None: a local, a list's element, or
+    # no variable known): one for a game var, or for a field of a player or an item of one kind; several for
+    # a field of a value whose type only the run time knows.
+    target_types: list[str] | None = None
+    target_label = ""
+
+    def expect_written(self, declared: list[str] | None, value_type: str, node: Tree, label: str) -> None:
+        """A `set` whose value has a static type that no variable it may write could hold (an item of one kind
+        for a var of another, a number for a var of a kind) is refused at load: the write refused it only when
+        it first ran, and a variant that gives an action's parameter another type had the base's effect fail
+        in play."""
+        if not declared or any(_may_hold(self.model.kinds, var_type, value_type) for var_type in declared):
+            return
+        shown = " or ".join(sorted({written_type(var_type) for var_type in declared}))
+        raise self.error(node, f"{label} holds a value of type {shown}, not one of type {written_type(value_type)}")
 
     def s_add_stmt(self, node: Tree, scope: Scope) -> Fn:
         return self._update(node, scope, 1)
@@ -118,6 +136,7 @@ class StatementCompiler(ExpressionCompiler):
 
         first = str(parts[0])
         model = self.model
+        self.target_types = None
         if len(parts) == 1:
             if scope.lookup(first) is not None:
                 def write_local(ctx: Ctx, value: Any) -> None:
@@ -125,6 +144,7 @@ class StatementCompiler(ExpressionCompiler):
                 return write_local, lambda ctx: ctx.env[first]
             if first in model.game_vars:
                 var = model.game_vars[first]
+                self.target_types, self.target_label = [var.type], f"'{first}'"
                 bound = bounds_of(var, f"'{first}'", model.item_kind)
                 return ((lambda ctx, value: ctx.data["v"].__setitem__(first, bound(value, where, ctx))),
                         (lambda ctx: ctx.data["v"][first]))
@@ -133,7 +153,10 @@ class StatementCompiler(ExpressionCompiler):
         base_fn, base_type = self._path(parts[:-1], scope)
         last = parts[-1]
         if isinstance(last, Token):
-            return self._field_writer(base_fn, base_type, str(last), last, where)
+            found = self._field_writer(base_fn, base_type, str(last), last, where)
+            self.target_types, self.target_label = self._field_types(base_type, str(last)), f"'{last}'"
+            return found
+        self.target_types = None
         index_fn, _ = self.compile_expr(last, scope)
         # The container may itself be a variable holding a list: an element is written by writing a new
         # list back to it, since lists are values and other copies must not change.
@@ -198,6 +221,18 @@ class StatementCompiler(ExpressionCompiler):
             return element_at(ctx, base_fn(ctx), index_fn(ctx), where)
 
         return read, ANY
+
+    def _field_types(self, base_type: str, field: str) -> list[str]:
+        """The declared types of the variables `field` of a value of `base_type` may name."""
+        model = self.model
+        player_var = model.player_vars.get(field)
+        if base_type == "player":
+            return [player_var.type] if player_var is not None else []
+        if base_type in model.kinds:
+            var = model.kinds[base_type].vars.get(field)
+            return [var.type] if var is not None else []
+        return ([player_var.type] if player_var is not None else []) + \
+            [kind.vars[field].type for kind in model.kinds.values() if field in kind.vars]
 
     def _field_writer(self, base_fn: Fn, base_type: str, field: str, node: Token,
                       where: str) -> tuple[Callable[[Ctx, Any], None], Fn]:
@@ -509,6 +544,25 @@ class StatementCompiler(ExpressionCompiler):
             ctx.say(label_of(model, shown), where)  # an item by its name, as `support.shown` shows it
 
         return run
+
+
+def _may_hold(kinds: Any, declared: str, given: str) -> bool:
+    """Whether a var declared `declared` (as a pack writes it) may hold some value of the static type `given`:
+    false only where the write's own check refuses every such value."""
+    if given in (ANY, "none") or declared in (ANY, given):
+        return True
+    scalar = given in ("int", "bool", "str", "player") or given in kinds
+    if declared == "int" or declared == "player":
+        return given in ("int", "player")  # a seat is a number
+    if declared == "bool":
+        return False
+    if declared == "str":
+        return given == "str" or given in kinds  # an item is written as its id
+    if declared in kinds:
+        return given == "str"  # a text may be the id of one of its items
+    if declared == "list" or declared.startswith("list["):
+        return not scalar
+    return True
 
 
 def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> Callable[[Any, str, Ctx], Any]:
