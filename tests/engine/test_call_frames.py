@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_support import TINY_GAME, TINY_RULES, first_decision, write_pack
 
 import ruleskit
-from ruleskit.errors import BudgetExceeded
+from ruleskit.errors import BudgetExceeded, PackError
 
 BACKENDS = ("compiled", "closures")
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -228,5 +229,15 @@ def test_writes_to_fields_agree_in_both_backends(tmp_path: Path, write: str) -> 
     # kind with that variable; every other owner and value keeps the reference backend's errors.
     game = TINY_GAME.replace("me.points += double(1)", write) + KINDS
     root = write_pack(tmp_path / "writes", game=game, rules=TINY_RULES)
-    first, second = (first_decision(root, backend) for backend in BACKENDS)
+    first, second = (_decision_or_load_error(root, backend) for backend in BACKENDS)
     assert first == second
+    # A value whose type is known at load and that the variable cannot hold is refused there, in both.
+    assert str(first).startswith("load: ") == (write in (
+        "set me.points = true", "set me.token.mark = 1", 'set me.token.level = \\"a\\"'))
+
+
+def _decision_or_load_error(root: Path, backend: str) -> Any:
+    try:
+        return first_decision(root, backend)
+    except PackError as exc:
+        return f"load: {exc}"
