@@ -755,9 +755,14 @@ def changed_definition_hint(file: str | None, line: int | None, source: PackSour
         return None
     owner: RawDef | None = None
     start = 0
+    firsts: dict[int, dict[tuple[str, ...], int]] = {}  # by doc: each key path's first line, found in one pass
     for raw in source.defs.values():
         for doc, keypath in raw.written():
-            at = doc.line_of(keypath) if doc.path == file else None
+            if doc.path != file:
+                continue
+            if id(doc) not in firsts:
+                firsts[id(doc)] = _first_lines(doc)
+            at = firsts[id(doc)].get(keypath)
             if at is not None and start < at <= line:  # the table holding the line is the last one above it
                 owner, start = raw, at
     if owner is None:
@@ -773,6 +778,18 @@ def changed_definition_hint(file: str | None, line: int | None, source: PackSour
             return f"the variant '{change.pack}' {verb} {change.key} at {change.where}, which this still uses as " \
                    "it was"
     return None
+
+
+def _first_lines(doc: TomlDoc) -> dict[tuple[str, ...], int]:
+    """The first line of every key path of `doc` and of every table above one (a table written only as dotted
+    headers starts at its first child): `line_of` for all of them at once, not one walk of the file each."""
+    firsts: dict[tuple[str, ...], int] = {}
+    for path, number in doc.lines.items():
+        for end in range(1, len(path) + 1):
+            part = path[:end]
+            if number < firsts.get(part, number + 1):
+                firsts[part] = number
+    return firsts
 
 
 def _at(file: str, line: int | None) -> str:
