@@ -164,6 +164,7 @@ class StatementCompiler(ExpressionCompiler):
             write_container: Callable[[Ctx, Any], None] | None = self._target(parts[:-1], scope, where)[0]
         except LanguageError:
             write_container = None  # a zone, or something else that is not a variable
+        self.target_types = None  # an element: of any type, whatever the list's (`_target` above set it)
 
         def write_element(ctx: Ctx, value: Any) -> None:
             container = base_fn(ctx)
