@@ -1708,8 +1708,9 @@ class GeneratingCompiler(Compiler):
         if name in self.rule_defs or name in self.proc_defs or spec is None \
                 or not spec.min_args <= len(arg_nodes) <= spec.max_args:
             if name in self.rule_defs and len(arg_nodes) == len(self.rule_defs[name].params):
-                args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
-                return self._call_rule(name, args), self.rule_type(name)
+                generated = [self.gen_expr(a, scope) for a in arg_nodes]
+                self.expect_arguments(self.rule_defs[name], [t for _, t in generated], arg_nodes)
+                return self._call_rule(name, [a for a, _ in generated]), self.rule_type(name)
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
         result_type = spec.result([t for _, t in compiled])
@@ -2572,7 +2573,9 @@ class GeneratingCompiler(Compiler):
         definition = self.proc_defs.get(name)
         if definition is None or len(arg_nodes) != len(definition.params):
             return [ast.Expr(_call(self.constant(self.s_call_stmt(node, scope), "closure"), _name(CTX)))]
-        args = [self.gen_expr(a, scope)[0] for a in arg_nodes]
+        generated = [self.gen_expr(a, scope) for a in arg_nodes]
+        self.expect_arguments(definition, [t for _, t in generated], arg_nodes)
+        args = [a for a, _ in generated]
         self._call(f"proc:{name}")
         if self._resumable and name in self._suspending:
             return [ast.Expr(ast.YieldFrom(_call(self._gen_callee(name), _name(CTX), *args)))]

@@ -20,7 +20,7 @@ from ..runtime.context import Ctx
 from . import builtins
 from .definitions import Definition
 from .parser import Origin, position
-from .scope import ANY, Fn, Program, Scope, element_type, joined_type, type_of
+from .scope import ANY, Fn, Program, Scope, element_type, joined_type, may_take, type_of, written_type
 from .values import as_list, checked_int, label_of
 
 if TYPE_CHECKING:  # lark is imported when something is parsed (lang/parser.py)
@@ -355,6 +355,16 @@ class ExpressionCompiler:
 
         return read, element or ANY
 
+    def expect_arguments(self, definition: Any, types: list[str], nodes: list[Any]) -> None:
+        """Arguments whose static types a rule's or procedure's declared parameter types cannot take (an `int`
+        for `to: space`) are refused at load; the entry checked only `player` and kind parameters, in play."""
+        for (param, declared), given, node in zip(definition.params, types, nodes, strict=True):
+            wanted = type_of(declared) if declared else ANY
+            if not may_take(self.model.kinds, wanted, given):
+                raise self.error(node, f"{'procedure' if definition.kind == 'proc' else 'rule'} "
+                                 f"'{definition.name}' takes {param}: {written_type(wanted)}, not a value of type "
+                                 f"{written_type(given)}")
+
     def e_call(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         name_token, args_node = node.children
         name = str(name_token)
@@ -366,6 +376,7 @@ class ExpressionCompiler:
             definition = self.rule_defs[name]
             if len(fns) != len(definition.params):
                 raise self.error(node, f"rule '{name}' takes {len(definition.params)} argument(s), not {len(fns)}")
+            self.expect_arguments(definition, types, arg_nodes)
             self._call(f"rule:{name}")
             rules = self.program.rules
             return (lambda ctx: rules[name](ctx, [f(ctx) for f in fns])), self.rule_type(name)

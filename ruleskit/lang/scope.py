@@ -6,6 +6,8 @@ Types are strings: "int", "bool", "str", "none", "player", a kind's name,
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..runtime.program import Fn, Program
 
 __all__ = ["ANY", "Fn", "Program", "Scope", "element_type", "type_of"]
@@ -80,3 +82,32 @@ def written_type(type_name: str) -> str:
     if type_name.startswith("zone:"):
         return f"zone of {type_name[5:]}"
     return type_name
+
+
+def may_take(kinds: Any, declared: str, given: str) -> bool:
+    """Whether a parameter declared `declared` (the compiler's form) may take some value of the static type
+    `given`."""
+    if given in (ANY, "none") or types_agree(declared, given):
+        return True
+    if declared.startswith("list:"):
+        return given.startswith(("list:", "zone:"))  # the elements are the run time's to tell
+    return may_hold(kinds, declared, given)
+
+
+def may_hold(kinds: Any, declared: str, given: str) -> bool:
+    """Whether a var declared `declared` (as a pack writes it) may hold some value of the static type `given`:
+    false only where the write's own check refuses every such value."""
+    if given in (ANY, "none") or declared in (ANY, given):
+        return True
+    scalar = given in ("int", "bool", "str", "player") or given in kinds
+    if declared == "int" or declared == "player":
+        return given in ("int", "player")  # a seat is a number
+    if declared == "bool":
+        return False
+    if declared == "str":
+        return given == "str" or given in kinds  # an item is written as its id
+    if declared in kinds:
+        return given == "str"  # a text may be the id of one of its items
+    if declared == "list" or declared.startswith("list["):
+        return not scalar
+    return True

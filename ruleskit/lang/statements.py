@@ -19,7 +19,7 @@ from ..runtime.context import Ctx, GameOver, Return
 from . import builtins, coverage
 from .expressions import SPECIALS, ExpressionCompiler, not_a_player, number_value, unquote
 from .parser import position
-from .scope import ANY, Fn, Scope, element_type, written_type
+from .scope import ANY, Fn, Scope, element_type, may_hold, written_type
 from .support import fits_type
 from .support import index as element_at
 from .values import as_list, checked_int, label_of
@@ -103,7 +103,7 @@ class StatementCompiler(ExpressionCompiler):
         for a var of another, a number for a var of a kind) is refused at load: the write refused it only when
         it first ran, and a variant that gives an action's parameter another type had the base's effect fail
         in play."""
-        if not declared or any(_may_hold(self.model.kinds, var_type, value_type) for var_type in declared):
+        if not declared or any(may_hold(self.model.kinds, var_type, value_type) for var_type in declared):
             return
         shown = " or ".join(sorted({written_type(var_type) for var_type in declared}))
         raise self.error(node, f"{label} holds a value of type {shown}, not one of type {written_type(value_type)}")
@@ -519,7 +519,9 @@ class StatementCompiler(ExpressionCompiler):
     def s_call_stmt(self, node: Tree, scope: Scope) -> Fn:
         name_token, args_node = node.children
         name = str(name_token)
-        fns = [self.compile_expr(a, scope)[0] for a in (args_node.children if args_node is not None else [])]
+        arg_nodes = args_node.children if args_node is not None else []
+        compiled = [self.compile_expr(a, scope) for a in arg_nodes]
+        fns = [f for f, _ in compiled]
         if name not in self.proc_defs:
             if name in self.rule_defs or name in builtins.BUILTINS:
                 raise self.error(node, f"'{name}' gives a value and has no effect; use it in an expression")
@@ -527,6 +529,7 @@ class StatementCompiler(ExpressionCompiler):
         definition = self.proc_defs[name]
         if len(fns) != len(definition.params):
             raise self.error(node, f"procedure '{name}' takes {len(definition.params)} argument(s), not {len(fns)}")
+        self.expect_arguments(definition, [t for _, t in compiled], arg_nodes)
         self._call(f"proc:{name}")
         procs = self.program.procs
 
@@ -545,25 +548,6 @@ class StatementCompiler(ExpressionCompiler):
             ctx.say(label_of(model, shown), where)  # an item by its name, as `support.shown` shows it
 
         return run
-
-
-def _may_hold(kinds: Any, declared: str, given: str) -> bool:
-    """Whether a var declared `declared` (as a pack writes it) may hold some value of the static type `given`:
-    false only where the write's own check refuses every such value."""
-    if given in (ANY, "none") or declared in (ANY, given):
-        return True
-    scalar = given in ("int", "bool", "str", "player") or given in kinds
-    if declared == "int" or declared == "player":
-        return given in ("int", "player")  # a seat is a number
-    if declared == "bool":
-        return False
-    if declared == "str":
-        return given == "str" or given in kinds  # an item is written as its id
-    if declared in kinds:
-        return given == "str"  # a text may be the id of one of its items
-    if declared == "list" or declared.startswith("list["):
-        return not scalar
-    return True
 
 
 def bounds_of(var: Any, what: str, item_kind: dict[str, str] | None = None) -> Callable[[Any, str, Ctx], Any]:

@@ -109,3 +109,44 @@ def test_a_set_no_variable_could_hold_is_refused_in_any_pack(tmp_path: Path, eff
 ])
 def test_sets_a_variable_may_hold_still_load(tmp_path: Path, effect: str) -> None:
     assert ruleskit.load(str(base_pack(tmp_path / "base", effect)), cache=False).name == "dice-race"
+
+
+def typed_base(root: Path, effect: str = "step_to(me, to)") -> Path:
+    """The base with `step_to`'s parameters typed, and a typed rule."""
+    base_pack(root, effect)
+    rules = root / "rules.rk"
+    text = rules.read_text().replace("proc step_to(p, to)", "proc step_to(p: player, to: space)")
+    rules.write_text(text + "\nrule worth(s: space, n: int, l: list[int]) = s.points + n + count(l)\n")
+    return root
+
+
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_a_parameter_given_to_a_typed_procedure_is_refused_at_load(tmp_path: Path, backend: str) -> None:
+    typed_base(tmp_path / "base")
+    error = error_of(variant(tmp_path / "v", '[update.actions.step]\nparams = { to = "range(1, 3)" }\n'), backend)
+    assert error.message == "procedure 'step_to' takes to: space, not a value of type int"
+    assert Path(error.file or "").name == "game.toml" and error.line == EFFECT_LINE
+    assert (error.hint or "").startswith("the variant 'jumps' updates actions.step at ")
+
+
+@pytest.mark.parametrize("effect, message", [
+    ("step_to(me, 3)", "procedure 'step_to' takes to: space, not a value of type int"),
+    ("step_to(goal, to)", "procedure 'step_to' takes p: player, not a value of type space"),
+    ("step_to(me, [to])", "procedure 'step_to' takes to: space, not a value of type list[space]"),
+    ("steps += worth(3, 1, [])", "rule 'worth' takes s: space, not a value of type int"),
+    ("steps += worth(to, true, [])", "rule 'worth' takes n: int, not a value of type bool"),
+    ("steps += worth(to, 1, 5)", "rule 'worth' takes l: list[int], not a value of type int"),
+])
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_arguments_a_typed_parameter_cannot_take_are_refused(tmp_path: Path, effect: str, message: str,
+                                                             backend: str) -> None:
+    error = error_of(typed_base(tmp_path / "base", effect), backend)
+    assert error.message == message and error.line == EFFECT_LINE
+
+
+@pytest.mark.parametrize("effect", [
+    "step_to(me, to)", "step_to(me, none)", 'step_to(me, "goal")', "step_to(me.index, to)",
+    "steps += worth(to, me.index, [])", "steps += worth(to, 1, [n for n in [1, 2]])",
+])
+def test_arguments_a_typed_parameter_may_take_still_load(tmp_path: Path, effect: str) -> None:
+    assert ruleskit.load(str(typed_base(tmp_path / "base", effect)), cache=False).name == "dice-race"
