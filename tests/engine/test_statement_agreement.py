@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import ruleskit
-from ruleskit.errors import RulesError
+from ruleskit.errors import PackError, RulesError
 
 MANIFEST = """\
 name = "statement-agreement"
@@ -118,7 +118,7 @@ EFFECTS = {
     "set_through_negative": "set_score(-1)",
     "rule_parameter": "say score_of(7)",
     "kind_parameter_text": 'say rank_of(\\"x\\")',
-    "kind_parameter_number": "say rank_of(5)",
+    "kind_parameter_number": "set a = 5\\nsay rank_of(a)",  # of no type known at load (`rank_of(5)` is refused there)
     "kind_parameter_none": "say rank_of(none)",
     "declared_result": "say as_player(7).score",
     "var_past_the_seats": "set who = 7\\nsay who.score",
@@ -198,3 +198,14 @@ def test_both_backends_run_the_statement_alike(pack: Path, action: str) -> None:
         assert compiled[0] == "error" and ERRORS[action] in str(compiled[1]), compiled
     else:
         assert compiled[0] == "said" and compiled[1][0] == SAID[action], compiled  # type: ignore[index]
+
+
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_a_number_for_a_kind_parameter_is_refused_at_load(tmp_path: Path, backend: str) -> None:
+    (tmp_path / "pack.toml").write_text(MANIFEST, encoding="utf-8")
+    (tmp_path / "game.toml").write_text(GAME % {"actions": '[actions.x]\nstage = "main"\neffect = "say rank_of(5)"\n'},
+                                        encoding="utf-8")
+    (tmp_path / "rules.rk").write_text(RULES, encoding="utf-8")
+    with pytest.raises(PackError, match="rule 'rank_of' takes c: card, not a value of type int") as caught:
+        ruleskit.load(tmp_path, backend=backend, cache=False)
+    assert caught.value.line is not None and Path(caught.value.file or "").name == "game.toml"
