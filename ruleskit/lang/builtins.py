@@ -202,6 +202,11 @@ def make_range(ctx: Ctx, where: str, a: int, b: int | None = None) -> list[int]:
     return list(range(low, high))
 
 
+# The arguments of the board's builtins that name a node, by position: a call whose argument's static type no
+# node has is refused at load (`ExpressionCompiler.expect_nodes`).
+NODE_ARGUMENTS: dict[str, tuple[int, ...]] = {"adjacent": (0,), "neighbours": (0,), "blocked": (0, 1)}
+
+
 def adjacent(ctx: Ctx, where: str, node: Any) -> list[str]:
     joined = ctx.model.adjacency.get(node, ())
     ctx.tick_many(len(joined), where)  # a step per neighbour looked at

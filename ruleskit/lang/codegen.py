@@ -1713,6 +1713,7 @@ class GeneratingCompiler(Compiler):
                 return self._call_rule(name, [a for a, _ in generated]), self.rule_type(name)
             return self._fallback(node, scope)  # the closure compiler reports the error
         compiled = [self.gen_expr(a, scope) for a in arg_nodes]
+        self.expect_nodes(name, [t for _, t in compiled], arg_nodes)
         result_type = spec.result([t for _, t in compiled])
         where = _const(self.where(node))
         values = [value for value, _ in compiled]

@@ -365,6 +365,22 @@ class ExpressionCompiler:
                                  f"'{definition.name}' takes {param}: {written_type(wanted)}, not a value of type "
                                  f"{written_type(given)}")
 
+    def expect_nodes(self, name: str, types: list[str], nodes: list[Any]) -> None:
+        """A board builtin's node argument whose static type no node has (a number, a seat, a list, an item of
+        another kind than the board's nodes) is refused at load: in play such a call finds no node and answers
+        an empty list or false, and the action or move it feeds is silently never offered."""
+        board = self.model.board
+        for index in builtins.NODE_ARGUMENTS.get(name, ()):
+            if index >= len(types):
+                continue
+            given = types[index]
+            if given in (ANY, "none", "str") or (board is not None and given == board.nodes):
+                continue
+            wanted = f"a node of the board (an item of '{board.nodes}')" if board is not None else "a node of a board"
+            hint = "the pack has no board" if board is None else None
+            raise self.error(nodes[index], f"{name}() takes {wanted}, not a value of type {written_type(given)}",
+                             hint)
+
     def e_call(self, node: Tree, scope: Scope) -> tuple[Fn, str]:
         name_token, args_node = node.children
         name = str(name_token)
@@ -389,6 +405,7 @@ class ExpressionCompiler:
         if not spec.min_args <= len(fns) <= spec.max_args:
             expected = str(spec.min_args) if spec.min_args == spec.max_args else f"{spec.min_args}-{spec.max_args}"
             raise self.error(node, f"{name}() takes {expected} argument(s), not {len(fns)}")
+        self.expect_nodes(name, types, arg_nodes)
         impl = builtins.listed_items if name == "items" and node is self.listing_source else spec.fn
         where = self.where(node)
         result_type = spec.result(types)
