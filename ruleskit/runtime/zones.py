@@ -133,35 +133,17 @@ def _capacity_where(ctx: Ctx, ref: ZoneRef) -> str:
 
 
 def free(ctx: Ctx, ref: ZoneRef, where: str) -> int:
-    """`free(zone)`: the room left. Asked for each place a listing tries, so the usual ways (a capacity that
-    pack code works out for a player's zone, a pool whose pieces have sizes) are written out here rather than
-    called: `_capacity_value` and `_used` work them out the same way, with the same steps and errors."""
+    """`free(zone)`: the room left. Asked for each place a listing tries, so the room a pool whose pieces have
+    sizes takes is written out here rather than called: `_used` works it out the same way, with the same steps
+    and errors."""
     try:
         zone = ctx.model.zones[ref.name]
         cap = zone.capacity
         if type(cap) is not int:  # a number in the pack is the capacity itself
-            owner = ref.owner
             if cap is None:
                 if zone.type != "row":
                     return INFINITE
                 cap = zone.slots
-            elif type(owner) is int:  # `_capacity_value` for a player's zone, written out
-                fn = ctx.program.capacities[ref.name]
-                saved = ctx.me
-                ctx.me = owner
-                ctx.depth += 1
-                try:
-                    if ctx.depth > MAX_DEPTH:
-                        ctx.too_deep(_capacity_where(ctx, ref))
-                    cap = fn(ctx)
-                finally:
-                    ctx.me = saved
-                    ctx.depth -= 1
-                if type(cap) is not int:
-                    if not isinstance(cap, int):
-                        raise ProgramError(f"{_capacity_where(ctx, ref)} should give a number, not "
-                                           f"{label_of(ctx.model, cap)}")
-                    cap = int(cap)
             else:
                 cap = _capacity_value(ctx, zone, ref)
         if zone.type == "pool" and not zone.unlimited and zone.size is not None:  # `_used` of such a pool
